@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "photocurate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "photocurate", targets: ["photocurate"]),
+        .library(name: "PhotoCurate", targets: ["PhotoCurate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // C bindings: each holds only what Swift cannot reach by itself.
+        .systemLibrary(name: "CVips", pkgConfig: "vips",
+                       providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif",
+                       providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CBLAS", pkgConfig: "openblas",
+                       providers: [.apt(["libopenblas-dev"])]),
+
+        // The engine: one folder per pipeline stage.
+        .target(
+            name: "PhotoCurate",
+            dependencies: [
+                "CVipsShim", "CExif", "CBLAS",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            exclude: ["Export/manifest.schema.json"]
+        ),
+        // Labelled trip generator, scorer and throughput harness.
+        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
+        .executableTarget(
+            name: "photocurate",
+            dependencies: [
+                "PhotoCurate", "PhotoCurateBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Fixture builders shared by the tests (JPEGs with chosen EXIF, corrupt files).
+        .target(name: "PhotoCurateTestSupport", dependencies: ["PhotoCurate", "PhotoCurateBench"]),
+        .testTarget(
+            name: "PhotoCurateTests",
+            dependencies: ["PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,61 @@
+/* Non-variadic wrappers over the libvips calls Swift cannot make directly
+ * (variadic functions and macros). No logic of the project lives here. */
+#ifndef CVIPSSHIM_H
+#define CVIPSSHIM_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+/* vips_init once, one libvips worker thread per call, no operation cache. */
+int pcv_init(const char *argv0);
+
+/* Copies the libvips error buffer into buf (NUL-terminated) and clears it. */
+void pcv_error_take(char *buf, size_t len);
+
+/* Name of the loader libvips would pick for a file ("jpegload", ...), or NULL. */
+const char *pcv_loader_for(const char *path);
+
+/* Opens a file lazily (header only until pixels are read). shrink > 1 asks a
+ * JPEG/WebP loader for shrink-on-load; fail_on_truncated makes truncated or
+ * corrupt data an error instead of a warning. */
+VipsImage *pcv_open(const char *path, int shrink, int sequential, int fail_on_truncated);
+VipsImage *pcv_open_buffer(const void *data, size_t len);
+VipsImage *pcv_new_from_memory(const void *data, size_t len, int width, int height, int bands);
+
+int pcv_get_int(VipsImage *image, const char *name, int *out);
+int pcv_get_blob(VipsImage *image, const char *name, const void **data, size_t *len);
+void pcv_remove(VipsImage *image, const char *name);
+
+int pcv_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
+int pcv_copy_memory(VipsImage *in, VipsImage **out);
+int pcv_autorot(VipsImage *in, VipsImage **out);
+int pcv_rot90(VipsImage *in, VipsImage **out, int quarterTurns);
+/* Any interpretation, bands and format to 3-band 8-bit sRGB (alpha flattened on white). */
+int pcv_to_srgb8(VipsImage *in, VipsImage **out);
+int pcv_to_linear(VipsImage *in, VipsImage **out);
+int pcv_from_linear(VipsImage *in, VipsImage **out);
+int pcv_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+int pcv_similarity(VipsImage *in, VipsImage **out, double scale, double angle);
+int pcv_gaussblur(VipsImage *in, VipsImage **out, double sigma);
+int pcv_conv(VipsImage *in, VipsImage **out, const double *mask, int width, int height);
+int pcv_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n);
+int pcv_gaussnoise(VipsImage **out, int width, int height, double sigma, int seed);
+int pcv_add(VipsImage *a, VipsImage *b, VipsImage **out);
+int pcv_bandjoin3(VipsImage *a, VipsImage *b, VipsImage *c, VipsImage **out);
+int pcv_cast_uchar(VipsImage *in, VipsImage **out);
+int pcv_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, double grey);
+int pcv_insert(VipsImage *main, VipsImage *sub, VipsImage **out, int x, int y);
+int pcv_black(VipsImage **out, int width, int height, int bands);
+int pcv_text(VipsImage **out, const char *text, int width, int dpi);
+int pcv_thumbnail(const char *path, VipsImage **out, int width);
+
+int pcv_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int strip);
+int pcv_jpegsave(VipsImage *in, const char *path, int quality);
+int pcv_pngsave_buffer(VipsImage *in, void **buf, size_t *len);
+
+/* Pixel access: a freshly g_malloc'd copy the caller frees with pcv_free. */
+void *pcv_write_to_memory(VipsImage *in, size_t *len);
+void pcv_free(void *p);
+void pcv_unref(VipsImage *image);
+
+#endif

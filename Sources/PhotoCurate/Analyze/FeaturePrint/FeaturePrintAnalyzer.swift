@@ -1,0 +1,110 @@
+import Foundation
+
+/// Builds the `FeaturePrint` of an analysis image.
+///
+/// Input: `AnalysisImage`. Output: `FeaturePrint` (417 floats, L2-normalised).
+///
+/// ```swift
+/// let fp = FeaturePrintAnalyzer().analyze(image)
+/// fp.cosine(other) > 0.75   // same scene
+/// ```
+/// Three blocks, each normalised to unit length, then weighted:
+/// 1. **Structure** (256): luma on a 16×16 grid, lightly blurred, z-scored, so
+///    exposure changes (affine in luma) cancel and small shifts barely move it.
+/// 2. **Colour layout** (32): chromaticity (r, g of r+g+b) on a 4×4 grid after a
+///    grey-world white balance, centred, so white-balance and exposure changes cancel.
+/// 3. **Gradient orientations** (128): 8-bin orientation histograms on a 4×4 grid,
+///    from a 128-px image so noise and blur barely change them.
+/// A constant bias component sets where unrelated photos fall, calibrated so
+/// that 0.75 separates same-scene pairs from different scenes (see RESULTS.md).
+/// Rotation by EXIF Orientation is already undone by the decoder.
+public struct FeaturePrintAnalyzer: Analyzer {
+    public static let id = "featureprint"
+    public static let version = 1
+    public static let parameterSpecs: [ParameterSpec] = [
+        ParameterSpec("weightStructure", 0.5, in: 0...1, "share of the structure block in the similarity"),
+        ParameterSpec("weightColour", 0.3, in: 0...1, "share of the colour-layout block"),
+        ParameterSpec("weightGradient", 0.2, in: 0...1, "share of the gradient-orientation block"),
+        ParameterSpec("bias", 0.5, in: 0...4, "constant component: raises every similarity toward 1 (calibration)"),
+    ]
+    public static let dimension = 256 + 32 + 128 + 1
+    public let parameters: Parameters
+    public init(parameters: Parameters) { self.parameters = parameters }
+
+    public func analyze(_ image: AnalysisImage) -> FeaturePrint {
+        let w = image.width, h = image.height
+        let structure = structureBlock(image.luma, w, h)
+        let colour = colourBlock(image)
+        let gradient = gradientBlock(image.luma, w, h)
+        var v: [Float] = []
+        v.reserveCapacity(Self.dimension)
+        for (block, weight) in [(structure, parameters["weightStructure"]), (colour, parameters["weightColour"]), (gradient, parameters["weightGradient"])] {
+            let n = max(1e-9, block.reduce(0) { $0 + $1 * $1 }.squareRoot())
+            let s = Float(weight.squareRoot()) / n
+            v += block.map { $0 * s }
+        }
+        v.append(Float(parameters["bias"]))
+        let norm = max(1e-9, v.reduce(0) { $0 + $1 * $1 }.squareRoot())
+        // Rounded so the cached bytes and the manifest do not depend on summation order.
+        return FeaturePrint(vector: v.map { (($0 / norm) * 1e6).rounded() / 1e6 })
+    }
+
+    func structureBlock(_ y: [Float], _ w: Int, _ h: Int) -> [Float] {
+        var g = ImageOps.resample(y, w, h, to: 16, 16)
+        g = ImageOps.gaussian(g, 16, 16, sigma: 0.7)
+        let mean = g.reduce(0, +) / Float(g.count)
+        let sd = max(1e-3, (g.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Float(g.count)).squareRoot())
+        return g.map { ($0 - mean) / sd }
+    }
+
+    func colourBlock(_ image: AnalysisImage) -> [Float] {
+        let w = image.width, h = image.height, n = 4
+        var sums = [Double](repeating: 0, count: n * n * 3)
+        var total = [Double](repeating: 0, count: 3)
+        image.rgb.withUnsafeBufferPointer { p in
+            for yy in 0..<h {
+                let ty = min(n - 1, yy * n / h)
+                for xx in 0..<w {
+                    let tx = min(n - 1, xx * n / w)
+                    let i = (yy * w + xx) * 3, t = (ty * n + tx) * 3
+                    for c in 0..<3 { let v = Double(p[i + c]); sums[t + c] += v; total[c] += v }
+                }
+            }
+        }
+        // Grey world: divide each channel by its frame mean, cancelling a global white-balance cast.
+        let gain = total.map { 1 / max(1, $0) }
+        var out: [Float] = []
+        for t in 0..<(n * n) {
+            let r = sums[3 * t] * gain[0], g = sums[3 * t + 1] * gain[1], b = sums[3 * t + 2] * gain[2]
+            let s = max(1e-12, r + g + b)
+            out.append(Float(r / s - 1.0 / 3)); out.append(Float(g / s - 1.0 / 3))
+        }
+        return out
+    }
+
+    func gradientBlock(_ y: [Float], _ w: Int, _ h: Int) -> [Float] {
+        let tw = w >= h ? 128 : max(16, 128 * w / h), th = w >= h ? max(16, 128 * h / w) : 128
+        let s = ImageOps.gaussian(ImageOps.resample(y, w, h, to: tw, th), tw, th, sigma: 1)
+        let cells = 4, bins = 8
+        var hist = [Float](repeating: 0, count: cells * cells * bins)
+        for yy in 1..<(th - 1) {
+            for xx in 1..<(tw - 1) {
+                let i = yy * tw + xx
+                let dx = s[i + 1] - s[i - 1], dy = s[i + tw] - s[i - tw]
+                let m = (dx * dx + dy * dy).squareRoot()
+                guard m > 0.5 else { continue }
+                var a = atan2(dy, dx)
+                if a < 0 { a += .pi }
+                let b = min(bins - 1, Int(a / .pi * Float(bins)))
+                let c = min(cells - 1, yy * cells / th) * cells + min(cells - 1, xx * cells / tw)
+                hist[c * bins + b] += m
+            }
+        }
+        for c in 0..<(cells * cells) {
+            let slice = hist[(c * bins)..<((c + 1) * bins)]
+            let sum = max(1e-6, slice.reduce(0, +))
+            for b in 0..<bins { hist[c * bins + b] = hist[c * bins + b] / sum - 1 / Float(bins) }
+        }
+        return hist
+    }
+}

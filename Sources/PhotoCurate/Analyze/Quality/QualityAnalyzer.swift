@@ -1,0 +1,253 @@
+import Foundation
+
+/// Measures sharpness, exposure, noise and composition on the analysis image.
+///
+/// Input: `AnalysisImage`. Output: `TechnicalQualityScore`.
+///
+/// ```swift
+/// let q = QualityAnalyzer().analyze(image)
+/// q.sharpness   // 0.93
+/// ```
+/// Sharpness is an edge-spread estimate, not Laplacian energy: at every strong
+/// edge, σ = contrast / (peak gradient · √(2π)), the width a gaussian-blurred
+/// step would have. It is independent of contrast (so of exposure), barely
+/// moved by noise (only strong edges count), measured per tile so a sharp
+/// subject on a soft background scores sharp, and per edge direction so
+/// motion blur (one direction widened) is caught.
+public struct QualityAnalyzer: Analyzer {
+    public static let id = "quality"
+    public static let version = 1
+    public static let parameterSpecs: [ParameterSpec] = [
+        ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
+        ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
+        ParameterSpec("edgeWidthRef", 1.6, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
+        ParameterSpec("noiseRef", 3.0, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
+        ParameterSpec("weightSharpness", 0.45, in: 0...1, "exponent of sharpness in overall"),
+        ParameterSpec("weightExposure", 0.30, in: 0...1, "exponent of exposure in overall"),
+        ParameterSpec("weightNoise", 0.20, in: 0...1, "exponent of noise in overall"),
+        ParameterSpec("weightComposition", 0.05, in: 0...1, "exponent of composition in overall"),
+    ]
+    public let parameters: Parameters
+    public init(parameters: Parameters) { self.parameters = parameters }
+
+    public func analyze(_ image: AnalysisImage) -> TechnicalQualityScore {
+        let w = image.width, h = image.height
+        let y = image.luma
+        let edges = edgeSpread(y, w, h)
+        let lap = laplacianVariance(y, w, h)
+        let noiseSigma = noiseLevel(y, w, h)
+        let expo = exposureStats(y)
+        let sal = saliency(y, w, h)
+
+        let effWidth = edges.width * pow(max(1, edges.motion), 0.75)
+        let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 3))
+        let noise = 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 2))
+        let exposure = exposureScore(expo)
+        let thirds = Self.thirdsAlignment(sal.x, sal.y)
+        let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
+        let composition = 0.65 * thirds + 0.35 * size
+
+        let ws = parameters["weightSharpness"], we = parameters["weightExposure"], wn = parameters["weightNoise"], wc = parameters["weightComposition"]
+        let total = max(1e-9, ws + we + wn + wc)
+        let overall = exp((ws * log(max(1e-4, sharpness)) + we * log(max(1e-4, exposure)) + wn * log(max(1e-4, noise)) + wc * log(max(1e-4, composition))) / total)
+
+        func r(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }  // stable JSON across platforms' float printing
+        return TechnicalQualityScore(
+            sharpness: r(sharpness), exposure: r(exposure), noise: r(noise), composition: r(composition), overall: r(overall),
+            measurements: .init(edgeWidth: r(edges.width), edgeWidthGlobal: r(edges.global), motionRatio: r(edges.motion), edgeCount: edges.count,
+                                laplacianVariance: r(lap), noiseSigma: r(noiseSigma), meanLuma: r(expo.mean),
+                                clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
+                                saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size)))
+    }
+
+    // MARK: Sharpness
+
+    struct EdgeStats { var width: Double; var global: Double; var motion: Double; var count: Int }
+
+    func edgeSpread(_ y: [Float], _ w: Int, _ h: Int) -> EdgeStats {
+        let s = ImageOps.binomial(y, w, h)
+        let tiles = parameters.int("tiles")
+        var perTile = [[Float]](repeating: [], count: tiles * tiles)
+        var perDir = [[Float]](repeating: [], count: 4)
+        var all: [Float] = []
+        let k: Float = 6, margin = 8
+        let root2pi = Float(sqrt(2 * Double.pi))
+        guard w > 2 * margin + 2, h > 2 * margin + 2 else { return EdgeStats(width: 0, global: 0, motion: 1, count: 0) }
+        var gx = [Float](repeating: 0, count: w * h), gy = gx, g = gx
+        s.withUnsafeBufferPointer { p in
+            for yy in 1..<(h - 1) {
+                for xx in 1..<(w - 1) {
+                    let i = yy * w + xx
+                    let a = p[i - w - 1], b = p[i - w], c = p[i - w + 1], d = p[i - 1], f = p[i + 1], gg = p[i + w - 1], hh = p[i + w], ii = p[i + w + 1]
+                    let dx = ((c + 2 * f + ii) - (a + 2 * d + gg)) / 8
+                    let dy = ((gg + 2 * hh + ii) - (a + 2 * b + c)) / 8
+                    gx[i] = dx; gy[i] = dy; g[i] = (dx * dx + dy * dy).squareRoot()
+                }
+            }
+            for yy in margin..<(h - margin) {
+                for xx in margin..<(w - margin) {
+                    let i = yy * w + xx
+                    let m = g[i]
+                    guard m >= 2 else { continue }
+                    let ux = gx[i] / m, uy = gy[i] / m
+                    // Non-maximum suppression along the gradient: keep edge centres only.
+                    let ox = Int(ux.rounded()), oy = Int(uy.rounded())
+                    guard m >= g[i + oy * w + ox], m > g[i - oy * w - ox] else { continue }
+                    let fx = Float(xx), fy = Float(yy)
+                    let hi = ImageOps.bilinear(p, w, h, fx + k * ux, fy + k * uy)
+                    let lo = ImageOps.bilinear(p, w, h, fx - k * ux, fy - k * uy)
+                    let contrast = hi - lo
+                    guard contrast >= 12 else { continue }
+                    let sigma = min(12, contrast / (m * root2pi))
+                    all.append(sigma)
+                    let t = min(tiles - 1, yy * tiles / h) * tiles + min(tiles - 1, xx * tiles / w)
+                    perTile[t].append(sigma)
+                    var ang = atan2(uy, ux)
+                    if ang < 0 { ang += .pi }
+                    perDir[min(3, Int((ang + .pi / 8) / (.pi / 4)) % 4)].append(sigma)
+                }
+            }
+        }
+        guard all.count >= 10 else { return EdgeStats(width: 0, global: 0, motion: 1, count: all.count) }
+        let tileMedians = perTile.filter { $0.count >= 12 }.map { ImageOps.percentile($0, 0.5) }
+        let global = ImageOps.percentile(all, 0.5)
+        let width = tileMedians.isEmpty ? global : ImageOps.percentile(tileMedians, parameters["sharpTileQuantile"])
+        let dirMedians = perDir.filter { $0.count >= max(20, all.count / 20) }.map { ImageOps.percentile($0, 0.5) }
+        let motion = dirMedians.count >= 2 ? Double(dirMedians.max()! / max(0.05, dirMedians.min()!)) : 1
+        return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count)
+    }
+
+    func laplacianVariance(_ y: [Float], _ w: Int, _ h: Int) -> Double {
+        guard w > 2, h > 2 else { return 0 }
+        var sum = 0.0, sum2 = 0.0
+        y.withUnsafeBufferPointer { p in
+            for yy in 1..<(h - 1) {
+                for xx in 1..<(w - 1) {
+                    let i = yy * w + xx
+                    let l = Double(p[i - 1] + p[i + 1] + p[i - w] + p[i + w] - 4 * p[i])
+                    sum += l; sum2 += l * l
+                }
+            }
+        }
+        let n = Double((w - 2) * (h - 2))
+        return sum2 / n - (sum / n) * (sum / n)
+    }
+
+    // MARK: Noise
+
+    /// Immerkær's fast noise estimate, σ = √(π/2)/(6N) Σ|I∗M|, per 32-px tile;
+    /// the mean of the flattest 10 % of unclipped tiles, where texture cannot pass for noise.
+    func noiseLevel(_ y: [Float], _ w: Int, _ h: Int) -> Double {
+        let tile = 32
+        guard w >= tile + 2, h >= tile + 2 else { return 0 }
+        var sigmas: [Float] = []
+        y.withUnsafeBufferPointer { p in
+            var ty = 1
+            while ty + tile <= h - 1 {
+                var tx = 1
+                while tx + tile <= w - 1 {
+                    var acc: Float = 0, mean: Float = 0
+                    for yy in ty..<(ty + tile) {
+                        for xx in tx..<(tx + tile) {
+                            let i = yy * w + xx
+                            let v = 4 * p[i] - 2 * (p[i - 1] + p[i + 1] + p[i - w] + p[i + w]) + (p[i - w - 1] + p[i - w + 1] + p[i + w - 1] + p[i + w + 1])
+                            acc += abs(v)
+                            mean += p[i]
+                        }
+                    }
+                    mean /= Float(tile * tile)
+                    if mean > 10, mean < 245 {
+                        sigmas.append(acc * Float((Double.pi / 2).squareRoot()) / (6 * Float(tile * tile)))
+                    }
+                    tx += tile
+                }
+                ty += tile
+            }
+        }
+        guard !sigmas.isEmpty else { return 0 }
+        sigmas.sort()
+        let n = max(1, sigmas.count / 10)
+        return Double(sigmas.prefix(n).reduce(0, +) / Float(n))
+    }
+
+    // MARK: Exposure
+
+    struct ExposureStats { var mean: Double; var high: Double; var low: Double; var range: Double }
+
+    func exposureStats(_ y: [Float]) -> ExposureStats {
+        var hist = [Int](repeating: 0, count: 256)
+        var sum = 0.0
+        for v in y { hist[min(255, max(0, Int(v)))] += 1; sum += Double(v) }
+        let n = Double(max(1, y.count))
+        func pct(_ p: Double) -> Double {
+            var acc = 0
+            let target = Int(p * n)
+            for (i, c) in hist.enumerated() { acc += c; if acc > target { return Double(i) } }
+            return 255
+        }
+        let high = Double(hist[250...].reduce(0, +)) / n
+        let low = Double(hist[...5].reduce(0, +)) / n
+        return ExposureStats(mean: sum / n / 255, high: high, low: low, range: (pct(0.99) - pct(0.01)) / 255)
+    }
+
+    func exposureScore(_ e: ExposureStats) -> Double {
+        let highlight = exp(-max(0, e.high - 0.005) * 12)
+        let shadow = exp(-max(0, e.low - 0.02) * 6)
+        let mid = exp(-pow((e.mean - 0.46) / 0.25, 2))
+        let range = pow(min(1, e.range / 0.6), 0.5)
+        return highlight * shadow * mid * range
+    }
+
+    // MARK: Composition
+
+    /// Spectral-residual saliency (Hou & Zhang 2007) on a 64×64 luma map.
+    func saliency(_ y: [Float], _ w: Int, _ h: Int) -> (x: Double, y: Double, size: Double) {
+        let n = 64
+        var re = ImageOps.resample(y, w, h, to: n, n)
+        var im = [Float](repeating: 0, count: n * n)
+        FFT.transform2D(&re, &im, n: n, inverse: false)
+        var logA = [Float](repeating: 0, count: n * n), phase = logA
+        for i in 0..<(n * n) {
+            logA[i] = log(max(1e-6, (re[i] * re[i] + im[i] * im[i]).squareRoot()))
+            phase[i] = atan2(im[i], re[i])
+        }
+        var avg = logA
+        for yy in 0..<n {
+            for xx in 0..<n {
+                var s: Float = 0
+                for dy in -1...1 { for dx in -1...1 { s += logA[((yy + dy + n) % n) * n + (xx + dx + n) % n] } }
+                avg[yy * n + xx] = s / 9
+            }
+        }
+        for i in 0..<(n * n) {
+            let a = exp(logA[i] - avg[i])
+            re[i] = a * cos(phase[i]); im[i] = a * sin(phase[i])
+        }
+        FFT.transform2D(&re, &im, n: n, inverse: true)
+        var sal = (0..<(n * n)).map { re[$0] * re[$0] + im[$0] * im[$0] }
+        sal = ImageOps.gaussian(sal, n, n, sigma: 2.5)
+        let mean = sal.reduce(0, +) / Float(n * n)
+        guard mean > 0 else { return (0.5, 0.5, 0) }
+        var cx = 0.0, cy = 0.0, mass = 0.0, salient = 0
+        for yy in 0..<n {
+            for xx in 0..<n {
+                let v = sal[yy * n + xx]
+                guard v > 2 * mean else { continue }
+                salient += 1
+                mass += Double(v); cx += Double(v) * (Double(xx) + 0.5) / Double(n); cy += Double(v) * (Double(yy) + 0.5) / Double(n)
+            }
+        }
+        guard mass > 0 else { return (0.5, 0.5, 0) }
+        return (cx / mass, cy / mass, Double(salient) / Double(n * n))
+    }
+
+    /// 1 when the subject sits on a rule-of-thirds point, falling linearly with distance;
+    /// a centred subject keeps 0.6, since centred compositions are common and fine.
+    static func thirdsAlignment(_ x: Double, _ y: Double) -> Double {
+        var best = Double.infinity
+        for px in [1.0 / 3, 2.0 / 3] { for py in [1.0 / 3, 2.0 / 3] { best = min(best, hypot(x - px, y - py)) } }
+        let thirds = max(0, 1 - best / 0.35)
+        let centred = 0.6 * max(0, 1 - hypot(x - 0.5, y - 0.5) / 0.35)
+        return max(thirds, centred)
+    }
+}

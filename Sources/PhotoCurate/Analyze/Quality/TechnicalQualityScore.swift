@@ -1,0 +1,48 @@
+import Foundation
+
+/// Technical quality of one photo: each score in 0–1 (1 is best), plus the raw
+/// measurements they come from. See ARCHITECTURE.md, "Quality scores".
+public struct TechnicalQualityScore: Codable, Sendable, Equatable {
+    public var sharpness: Double
+    public var exposure: Double
+    public var noise: Double
+    public var composition: Double
+    public var overall: Double
+    public var measurements: Measurements
+
+    public struct Measurements: Codable, Sendable, Equatable {
+        /// Edge spread σ in analysis pixels, in the sharpest tiles (lower is sharper).
+        public var edgeWidth: Double
+        /// Edge spread σ over the whole frame.
+        public var edgeWidthGlobal: Double
+        /// Widest over narrowest edge spread across edge directions (1 = isotropic; motion blur is > 1.5).
+        public var motionRatio: Double
+        /// Strong edges found (a featureless frame has few and its sharpness is uncertain).
+        public var edgeCount: Int
+        /// Variance of the 4-neighbour Laplacian of luma at the analysis size (the classic measure; reported, not scored).
+        public var laplacianVariance: Double
+        /// Estimated noise σ in 8-bit levels (Immerkær, flattest tiles).
+        public var noiseSigma: Double
+        public var meanLuma: Double
+        public var clippedHighlights: Double
+        public var clippedShadows: Double
+        public var dynamicRange: Double
+        /// Centre of saliency, 0–1 in x and y.
+        public var saliencyX: Double
+        public var saliencyY: Double
+        /// Fraction of the frame that is salient.
+        public var subjectSize: Double
+    }
+
+    /// One line per score, for `photocurate inspect`.
+    public var explanations: [(String, Double, String)] {
+        let m = measurements
+        return [
+            ("sharpness", sharpness, String(format: "edges spread σ=%.2f px in the sharpest tiles (%.2f overall, direction ratio %.2f, %d edges)", m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
+            ("exposure", exposure, String(format: "mean luma %.2f, %.1f%% highlights and %.1f%% shadows clipped, range %.2f", m.meanLuma, 100 * m.clippedHighlights, 100 * m.clippedShadows, m.dynamicRange)),
+            ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)),
+            ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
+            ("overall", overall, "weighted geometric mean of the four"),
+        ]
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+
+/// One photo as clustering sees it.
+public struct ClusterInput: Sendable {
+    public var epoch: Double?          // nil when the time is not trusted
+    public var latitude: Double?
+    public var longitude: Double?
+    public var print: FeaturePrint
+    public var quality: Double
+    public var path: String
+    public init(epoch: Double?, latitude: Double?, longitude: Double?, print: FeaturePrint, quality: Double, path: String) {
+        self.epoch = epoch; self.latitude = latitude; self.longitude = longitude
+        self.print = print; self.quality = quality; self.path = path
+    }
+}
+
+/// Cluster stage (barrier): `[ClusterInput]` → `Clustering`.
+///
+/// ```swift
+/// let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+/// ```
+/// 1. **Moments**: photos with a trusted time, in time order, split where the gap
+///    exceeds `timeWindow` or the place moves more than `locationRadius` from the
+///    moment's centre (haversine; only when both have GPS).
+/// 2. **Candidate pairs**: each photo against its `window` neighbours in time
+///    order, in sgemm blocks; photos without a trusted time against everything.
+///    A pair counts when cosine ≥ `similarity` and, if both times are trusted,
+///    the two are in the same moment.
+/// 3. **Visual groups**: connected components of those pairs, each re-split by
+///    average linkage at the same threshold, so a chain of look-alikes (a city
+///    walk) does not merge distinct scenes; groups over `maxPerCluster` are cut in time order.
+/// Near-linear: the cost is n × window × dimension.
+public struct ClusterStage: BarrierStage {
+    public static let id = "cluster"
+    public static let version = 1
+    public static let parameterSpecs: [ParameterSpec] = [
+        ParameterSpec("similarity", 0.75, in: 0...1, "feature-print cosine at or above which two photos are one visual group"),
+        ParameterSpec("timeWindow", 600, in: 0...86_400 * 30, "seconds without a photo that start a new moment"),
+        ParameterSpec("locationRadius", 50, in: 0...1_000_000, "metres from a moment's centre that start a new moment"),
+        ParameterSpec("maxPerCluster", 20, in: 1...10_000, integer: true, "largest visual group; bigger ones are cut in time order"),
+        ParameterSpec("window", 128, in: 8...4096, integer: true, "time-ordered neighbours compared with each photo"),
+    ]
+    public let parameters: Parameters
+    public init(parameters: Parameters) { self.parameters = parameters }
+
+    public func run(_ photos: [ClusterInput]) throws -> Clustering {
+        let n = photos.count
+        let momentOf = moments(photos)
+        let threshold = Float(parameters["similarity"])
+        let sim = SimilarityMatrix(photos.map(\.print))
+
+        // Time order for the window (untrusted times last, by path, so the order is total).
+        let order = (0..<n).sorted { a, b in
+            switch (photos[a].epoch, photos[b].epoch) {
+            case let (x?, y?): return x != y ? x < y : photos[a].path < photos[b].path
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return photos[a].path < photos[b].path
+            }
+        }
+        let ordered = SimilarityMatrix(order.map { photos[$0].print })
+        var uf = UnionFind(n)
+        func allowed(_ i: Int, _ j: Int) -> Bool {
+            guard photos[i].epoch != nil, photos[j].epoch != nil else { return true }
+            return momentOf[i] == momentOf[j]
+        }
+        let window = parameters.int("window"), block = 256
+        let trustedCount = order.prefix { photos[$0].epoch != nil }.count
+        var start = 0
+        while start < trustedCount {
+            let end = min(trustedCount, start + block)
+            let cols = start..<min(trustedCount, end + window)
+            let s = ordered.block(rows: start..<end, cols: cols)
+            for r in 0..<(end - start) {
+                let i = start + r
+                for c in 0..<cols.count {
+                    let j = cols.lowerBound + c
+                    guard j > i, j - i <= window, s[r * cols.count + c] >= threshold else { continue }
+                    if allowed(order[i], order[j]) { uf.union(order[i], order[j]) }
+                }
+            }
+            start = end
+        }
+        // Photos without a trusted time: against everything, in blocks.
+        if trustedCount < n {
+            var r0 = trustedCount
+            while r0 < n {
+                let r1 = min(n, r0 + block)
+                let s = ordered.block(rows: r0..<r1, cols: 0..<n)
+                for r in 0..<(r1 - r0) {
+                    for j in 0..<n where j != r0 + r && s[r * n + j] >= threshold {
+                        uf.union(order[r0 + r], order[j])
+                    }
+                }
+                r0 = r1
+            }
+        }
+
+        // Components → average-linkage groups → size cap.
+        var components: [Int: [Int]] = [:]
+        for i in 0..<n { components[uf.find(i), default: []].append(i) }
+        var groups: [[Int]] = []
+        for root in components.keys.sorted() {
+            let members = components[root]!.sorted()
+            for g in averageLinkage(members, sim, threshold, momentOf, photos) {
+                groups += cap(g, photos, parameters.int("maxPerCluster"))
+            }
+        }
+        groups = groups.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+
+        // Photos without a trusted time join the moment most of their group is in.
+        var momentFinal = momentOf
+        var nextMoment = (momentOf.max() ?? -1) + 1
+        for g in groups {
+            let trusted = g.filter { photos[$0].epoch != nil }.map { momentOf[$0] }
+            let adopted: Int
+            if let m = Dictionary(grouping: trusted, by: { $0 }).max(by: { $0.value.count != $1.value.count ? $0.value.count < $1.value.count : $0.key > $1.key })?.key {
+                adopted = m
+            } else {
+                adopted = nextMoment; nextMoment += 1
+            }
+            for i in g where photos[i].epoch == nil { momentFinal[i] = adopted }
+        }
+        return assemble(photos, groups, momentFinal, sim)
+    }
+
+    /// Moment ids for trusted-time photos; −1 for the others until they are adopted.
+    func moments(_ photos: [ClusterInput]) -> [Int] {
+        let gap = parameters["timeWindow"], radius = parameters["locationRadius"]
+        var out = [Int](repeating: -1, count: photos.count)
+        let timed = photos.indices.filter { photos[$0].epoch != nil }
+            .sorted { (photos[$0].epoch!, photos[$0].path) < (photos[$1].epoch!, photos[$1].path) }
+        var id = -1
+        var lastTime = -Double.infinity
+        var centre: (lat: Double, lon: Double, n: Double)?
+        for i in timed {
+            let p = photos[i]
+            var split = p.epoch! - lastTime > gap
+            if !split, let c = centre, let la = p.latitude, let lo = p.longitude {
+                split = Geo.haversine(c.lat, c.lon, la, lo) > radius
+            }
+            if split { id += 1; centre = nil }
+            if let la = p.latitude, let lo = p.longitude {
+                if let c = centre { centre = ((c.lat * c.n + la) / (c.n + 1), (c.lon * c.n + lo) / (c.n + 1), c.n + 1) } else { centre = (la, lo, 1) }
+            }
+            out[i] = id
+            lastTime = p.epoch!
+        }
+        return out
+    }
+
+    /// Average-linkage agglomeration inside one component; O(m³) on small m, chunked for large m.
+    func averageLinkage(_ members: [Int], _ sim: SimilarityMatrix, _ threshold: Float, _ momentOf: [Int], _ photos: [ClusterInput]) -> [[Int]] {
+        if members.count <= 2 { return [members] }
+        if members.count > 400 {
+            // Pathological component: fall back to time-ordered chunks, each agglomerated.
+            return stride(from: 0, to: members.count, by: 400).flatMap { averageLinkage(Array(members[$0..<min(members.count, $0 + 400)]), sim, threshold, momentOf, photos) }
+        }
+        let m = members.count
+        var s = sim.among(members)
+        for (a, i) in members.enumerated() {
+            for (b, j) in members.enumerated() where photos[i].epoch != nil && photos[j].epoch != nil && momentOf[i] != momentOf[j] {
+                s[a * m + b] = -1
+            }
+        }
+        var clusters = (0..<m).map { [$0] }
+        var sums = s  // sum of pairwise similarities between cluster a and b
+        var alive = [Bool](repeating: true, count: m)
+        while true {
+            var best: Float = -.infinity, ba = -1, bb = -1
+            for a in 0..<m where alive[a] {
+                for b in (a + 1)..<m where alive[b] {
+                    let avg = sums[a * m + b] / Float(clusters[a].count * clusters[b].count)
+                    if avg > best { best = avg; ba = a; bb = b }
+                }
+            }
+            guard ba >= 0, best >= threshold else { break }
+            for c in 0..<m where alive[c] && c != ba && c != bb {
+                sums[ba * m + c] += sums[bb * m + c]
+                sums[c * m + ba] = sums[ba * m + c]
+            }
+            clusters[ba] += clusters[bb]
+            alive[bb] = false
+        }
+        return (0..<m).filter { alive[$0] }.map { clusters[$0].map { members[$0] } }
+    }
+
+    func cap(_ group: [Int], _ photos: [ClusterInput], _ limit: Int) -> [[Int]] {
+        guard group.count > limit else { return [group] }
+        let sorted = group.sorted { (photos[$0].epoch ?? .infinity, photos[$0].path) < (photos[$1].epoch ?? .infinity, photos[$1].path) }
+        let parts = (group.count + limit - 1) / limit
+        let size = (group.count + parts - 1) / parts
+        return stride(from: 0, to: sorted.count, by: size).map { Array(sorted[$0..<min(sorted.count, $0 + size)]) }
+    }
+
+    func assemble(_ photos: [ClusterInput], _ groups: [[Int]], _ momentOf: [Int], _ sim: SimilarityMatrix) -> Clustering {
+        var clusterOf = [Int](repeating: -1, count: photos.count)
+        var clusters: [PhotoCluster] = []
+        for (gid, g) in groups.enumerated() {
+            for i in g { clusterOf[i] = gid }
+            var rep = g[0], repScore: Float = -.infinity
+            if g.count > 2 {
+                let s = sim.among(g)
+                for (a, i) in g.enumerated() {
+                    let total = (0..<g.count).reduce(Float(0)) { $0 + s[a * g.count + $1] }
+                    if total > repScore { repScore = total; rep = i }
+                }
+            }
+            let best = g.max { photos[$0].quality != photos[$1].quality ? photos[$0].quality < photos[$1].quality : photos[$0].path > photos[$1].path }!
+            let times = g.compactMap { photos[$0].epoch }.sorted()
+            let gps = g.compactMap { i in photos[i].latitude.flatMap { la in photos[i].longitude.map { (la, $0) } } }
+            clusters.append(PhotoCluster(
+                id: gid, photos: g, representative: rep, best: best, moment: momentOf[g[0]],
+                medianTime: times.isEmpty ? nil : CaptureTime.iso(epoch: times[times.count / 2]),
+                latitude: gps.isEmpty ? nil : gps.map(\.0).reduce(0, +) / Double(gps.count),
+                longitude: gps.isEmpty ? nil : gps.map(\.1).reduce(0, +) / Double(gps.count)))
+        }
+        var byMoment: [Int: [Int]] = [:]
+        for (i, m) in momentOf.enumerated() { byMoment[m, default: []].append(i) }
+        let moments = byMoment.keys.sorted().map { m -> Moment in
+            let members = byMoment[m]!.sorted()
+            let times = members.compactMap { photos[$0].epoch }.sorted()
+            let gps = members.compactMap { i in photos[i].latitude.flatMap { la in photos[i].longitude.map { (la, $0) } } }
+            return Moment(id: m, photos: members, start: times.first.map(CaptureTime.iso(epoch:)), end: times.last.map(CaptureTime.iso(epoch:)),
+                          latitude: gps.isEmpty ? nil : gps.map(\.0).reduce(0, +) / Double(gps.count),
+                          longitude: gps.isEmpty ? nil : gps.map(\.1).reduce(0, +) / Double(gps.count))
+        }
+        return Clustering(moments: moments, clusters: clusters, momentOf: momentOf, clusterOf: clusterOf)
+    }
+}
+
+struct UnionFind {
+    var parent: [Int]
+    init(_ n: Int) { parent = Array(0..<n) }
+    mutating func find(_ x: Int) -> Int {
+        var r = x
+        while parent[r] != r { r = parent[r] }
+        var c = x
+        while parent[c] != r { let nx = parent[c]; parent[c] = r; c = nx }
+        return r
+    }
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = find(a), rb = find(b)
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A JPEG grid of the picks, with rank and a short reason under each, made with libvips.
+///
+/// ```swift
+/// try ContactSheet(thumbnail: 320).write(picks: manifest.picks, to: "out/contact-sheet.jpg")
+/// ```
+public struct ContactSheet {
+    public var thumbnail: Int
+    public var columns: Int
+
+    public init(thumbnail: Int = 320, columns: Int = 5) {
+        self.thumbnail = thumbnail
+        self.columns = columns
+    }
+
+    public func render(picks: [Manifest.Pick]) throws -> [UInt8] {
+        try Vips.start()
+        let pad = 12, label = 56
+        let cols = max(1, min(columns, picks.count))
+        let rows = max(1, (picks.count + cols - 1) / cols)
+        let cellW = thumbnail + pad, cellH = thumbnail + label + pad
+        var sheet = try VImage.black(width: cols * cellW + pad, height: rows * cellH + pad, bands: 3).linear(a: [0, 0, 0], b: [40, 40, 40]).castUChar()
+        for (k, pick) in picks.enumerated() {
+            let x = pad + (k % cols) * cellW, y = pad + (k / cols) * cellH
+            let thumb = try VImage.thumbnail(pick.path, width: thumbnail).srgb8()
+            sheet = try sheet.inserting(thumb, x: x + (thumbnail - thumb.width) / 2, y: y + (thumbnail - thumb.height) / 2)
+            let reason = pick.reasons.first ?? ""
+            let text = "#\(pick.rank) \((pick.path as NSString).lastPathComponent)\n\(reason)"
+            if let t = try? VImage.text(Self.escape(text), width: thumbnail, dpi: 72) {
+                // vips_text gives a one-band mask; use it as white ink.
+                let ink = try VImage.bandjoin(t, t, t).castUChar()
+                let h = min(ink.height, label - 4), w = min(ink.width, thumbnail)
+                let cropped = try ink.crop(x: 0, y: 0, width: w, height: h)
+                sheet = try sheet.inserting(cropped, x: x, y: y + thumbnail + 4)
+            }
+        }
+        return try sheet.jpeg(quality: 88)
+    }
+
+    public func write(picks: [Manifest.Pick], to path: String) throws {
+        try AtomicFile.write(Data(try render(picks: picks)), to: path)
+    }
+
+    /// vips_text reads Pango markup.
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

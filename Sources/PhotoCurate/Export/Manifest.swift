@@ -1,0 +1,149 @@
+import Foundation
+
+/// The run's result as other tools read it: `manifest.json`, schema
+/// `photocurate.manifest/1` (see Export/manifest.schema.json).
+///
+/// Everything outside `run` depends only on the input files and parameters,
+/// so two runs over the same photos give the same bytes there.
+public struct Manifest: Codable, Sendable {
+    public static let schemaId = "photocurate.manifest/1"
+    public static let toolVersion = "0.1.0"
+
+    public var schema: String
+    public var tool: Tool
+    /// The only run-specific part: when, how long, and what came from the cache.
+    public var run: Run
+    public var pipeline: String
+    public var parameters: [String: [String: Double]]
+    public var versions: [String: Int]
+    public var summary: Summary
+    public var picks: [Pick]
+    public var photos: [Photo]
+    public var clusters: [Cluster]
+    public var moments: [MomentEntry]
+    public var recommendations: RecommendationPaths
+    public var errors: [ErrorInfo]
+
+    public struct Tool: Codable, Sendable { public var name: String; public var version: String }
+    public struct Run: Codable, Sendable {
+        public var startedAt: String
+        public var finishedAt: String
+        public var timings: [String: Double]
+        public var computedPhotos: Int
+        public var cachedPhotos: Int
+        public var cancelled: Bool
+    }
+    public struct Summary: Codable, Sendable {
+        public var root: String
+        public var files: Int
+        public var usable: Int
+        public var errors: Int
+        public var moments: Int
+        public var clusters: Int
+        public var picks: Int
+        public var top: Int
+        public var note: String?
+    }
+    public struct Pick: Codable, Sendable {
+        public var rank: Int
+        public var path: String
+        public var score: Double
+        public var reasons: [String]
+    }
+    public struct Photo: Codable, Sendable {
+        public var path: String
+        public var relativePath: String
+        public var size: Int64
+        public var contentHash: String?
+        public var facts: PhotoFacts?
+        public var quality: TechnicalQualityScore?
+        public var score: PhotoScore?
+        public var moment: Int?
+        public var cluster: Int?
+        public var selected: Bool
+        public var rank: Int?
+        public var reasons: [String]
+        public var error: ErrorInfo?
+    }
+    public struct Cluster: Codable, Sendable {
+        public var id: Int
+        public var moment: Int
+        public var photos: [String]
+        public var representative: String
+        public var best: String
+        public var medianTime: String?
+        public var latitude: Double?
+        public var longitude: Double?
+    }
+    public struct MomentEntry: Codable, Sendable {
+        public var id: Int
+        public var photos: Int
+        public var start: String?
+        public var end: String?
+        public var latitude: Double?
+        public var longitude: Double?
+    }
+    public struct RecommendationPaths: Codable, Sendable {
+        public var overall: [String]
+        public var diverse: [String]
+        public var byTime: [String: [String]]
+        public var byLocation: [String: [String]]
+        public var byPerson: [String: [String]]
+    }
+
+    /// Builds the manifest of a finished run.
+    public init(_ r: CurationRunner.Result, startedAt: Date, finishedAt: Date) {
+        let usablePaths = r.usable.map { r.records[$0].file.path }
+        let sel = r.selection
+        let top = r.pipeline.parameters(SelectStage.id).int("top")
+        var rankOf: [Int: Int] = [:]
+        for (k, i) in sel.picks.enumerated() { rankOf[i] = k + 1 }
+        let usableIndex = Dictionary(uniqueKeysWithValues: r.usable.enumerated().map { ($1, $0) })
+        let rootPrefix = r.root.hasSuffix("/") ? r.root : r.root + "/"
+
+        schema = Self.schemaId
+        tool = Tool(name: "photocurate", version: Self.toolVersion)
+        run = Run(startedAt: ISO8601DateFormatter().string(from: startedAt), finishedAt: ISO8601DateFormatter().string(from: finishedAt),
+                  timings: r.timings.mapValues { ($0 * 1000).rounded() / 1000 }, computedPhotos: r.computedPhotos,
+                  cachedPhotos: r.cachedPhotos, cancelled: r.cancelled)
+        pipeline = r.pipeline.name
+        parameters = r.pipeline.stages.mapValues { $0.dictionary }
+        versions = Dictionary(uniqueKeysWithValues: StageCatalog.entries.map { ($0.id, $0.version) })
+        let note: String? = r.usable.count < 5
+            ? "only \(r.usable.count) usable photo\(r.usable.count == 1 ? "" : "s"): too few to curate; every usable photo is listed"
+            : (sel.picks.count < top && r.usable.count >= top ? "\(sel.picks.count) distinct photos found; the rest would repeat a pick" : nil)
+        summary = Summary(root: r.root, files: r.records.count, usable: r.usable.count, errors: r.problems.count,
+                          moments: r.clustering.moments.count, clusters: r.clustering.clusters.count, picks: sel.picks.count, top: top, note: note)
+        picks = sel.picks.enumerated().map { k, i in Pick(rank: k + 1, path: usablePaths[i], score: sel.scores[i].overall, reasons: sel.reasons[i]) }
+        photos = r.records.enumerated().map { idx, rec in
+            let u = usableIndex[idx]
+            return Photo(path: rec.file.path,
+                         relativePath: rec.file.path.hasPrefix(rootPrefix) ? String(rec.file.path.dropFirst(rootPrefix.count)) : (rec.file.path as NSString).lastPathComponent,
+                         size: rec.file.size, contentHash: rec.contentHash, facts: rec.facts, quality: rec.quality,
+                         score: u.map { sel.scores[$0] }, moment: u.map { r.clustering.momentOf[$0] }, cluster: u.map { r.clustering.clusterOf[$0] },
+                         selected: u.map { rankOf[$0] != nil } ?? false, rank: u.flatMap { rankOf[$0] },
+                         reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error)
+        }
+        clusters = r.clustering.clusters.map {
+            Cluster(id: $0.id, moment: $0.moment, photos: $0.photos.map { usablePaths[$0] }, representative: usablePaths[$0.representative],
+                    best: usablePaths[$0.best], medianTime: $0.medianTime, latitude: $0.latitude, longitude: $0.longitude)
+        }
+        moments = r.clustering.moments.map { MomentEntry(id: $0.id, photos: $0.photos.count, start: $0.start, end: $0.end, latitude: $0.latitude, longitude: $0.longitude) }
+        let rec = sel.recommendations
+        func paths(_ l: [Int]) -> [String] { l.map { usablePaths[$0] } }
+        recommendations = RecommendationPaths(overall: paths(rec.overall), diverse: paths(rec.diverse), byTime: rec.byTime.mapValues(paths),
+                                              byLocation: rec.byLocation.mapValues(paths), byPerson: rec.byPerson.mapValues(paths))
+        errors = r.problems
+    }
+
+    /// Pretty, key-sorted JSON: stable bytes for the same content.
+    public func json() throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try enc.encode(self)
+    }
+
+    public static func read(_ path: String) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

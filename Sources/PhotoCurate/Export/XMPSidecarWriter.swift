@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Writes XMP sidecars beside the originals, only when asked (`--xmp`).
+///
+/// ```swift
+/// try XMPSidecarWriter().write(manifest)   // photo.jpg → photo.jpg.xmp
+/// ```
+/// Ratings: picks 5 (the first fifth) or 4; the best of a group not picked 3;
+/// other photos 2 or 1 by their quality relative to their group; −1 (reject) for
+/// a burst member under half its group's best. An existing sidecar is parsed and
+/// merged: our rating, label and keywords replace only their own fields.
+public struct XMPSidecarWriter {
+    public var adobeNames: Bool
+    public init(adobeNames: Bool = false) { self.adobeNames = adobeNames }
+
+    static let nsX = "adobe:ns:meta/", nsRDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let nsXMP = "http://ns.adobe.com/xap/1.0/", nsDC = "http://purl.org/dc/elements/1.1/"
+
+    public func sidecarPath(for photo: String) -> String {
+        adobeNames ? (photo as NSString).deletingPathExtension + ".xmp" : photo + ".xmp"
+    }
+
+    public struct Tags: Equatable {
+        public var rating: Int
+        public var label: String?
+        public var keywords: [String]
+    }
+
+    public static func tags(for p: Manifest.Photo, picks: Int) -> Tags? {
+        guard let score = p.score else { return nil }
+        var keywords = ["photocurate"]
+        if let c = p.cluster { keywords.append("photocurate/group/\(c)") }
+        if let m = p.moment { keywords.append("photocurate/moment/\(m)") }
+        if let rank = p.rank {
+            keywords.append("photocurate/pick")
+            return Tags(rating: rank <= max(1, picks / 5) ? 5 : 4, label: "Green", keywords: keywords)
+        }
+        if score.relative >= 0.999 { return Tags(rating: 3, label: nil, keywords: keywords) }
+        if score.relative < 0.5 { return Tags(rating: -1, label: "Red", keywords: keywords + ["photocurate/reject"]) }
+        return Tags(rating: score.relative >= 0.8 ? 2 : 1, label: nil, keywords: keywords)
+    }
+
+    public func write(_ m: Manifest) throws {
+        for p in m.photos {
+            guard let tags = Self.tags(for: p, picks: m.picks.count) else { continue }
+            let path = sidecarPath(for: p.path)
+            let existing = try? Data(contentsOf: URL(fileURLWithPath: path))
+            try AtomicFile.write(try render(tags, merging: existing), to: path)
+        }
+    }
+
+    public func render(_ tags: Tags, merging existing: Data?) throws -> Data {
+        let doc: XMLDocument
+        if let existing, let parsed = try? XMLDocument(data: existing, options: []), parsed.rootElement() != nil {
+            doc = parsed
+        } else {
+            doc = try XMLDocument(xmlString: """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="photocurate \(Manifest.toolVersion)">
+                 <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                  <rdf:Description rdf:about=""/>
+                 </rdf:RDF>
+                </x:xmpmeta>
+                """, options: [])
+        }
+        guard let desc = try doc.nodes(forXPath: "//*[local-name()='Description']").first as? XMLElement else {
+            throw PhotoError.badMetadata(path: "sidecar", reason: "existing XMP has no rdf:Description")
+        }
+        func ensureNamespace(_ prefix: String, _ uri: String) {
+            if desc.namespace(forPrefix: prefix) == nil && doc.rootElement()?.namespace(forPrefix: prefix) == nil {
+                desc.addNamespace(XMLNode.namespace(withName: prefix, stringValue: uri) as! XMLNode)
+            }
+        }
+        ensureNamespace("xmp", Self.nsXMP)
+        ensureNamespace("dc", Self.nsDC)
+        ensureNamespace("rdf", Self.nsRDF)
+        // Replace our fields, whether stored as attributes or as elements.
+        for name in ["xmp:Rating", "xmp:Label"] {
+            desc.removeAttribute(forName: name)
+            for child in desc.elements(forName: name) { child.detach() }
+        }
+        desc.addAttribute(XMLNode.attribute(withName: "xmp:Rating", stringValue: String(tags.rating)) as! XMLNode)
+        if let label = tags.label { desc.addAttribute(XMLNode.attribute(withName: "xmp:Label", stringValue: label) as! XMLNode) }
+        // Keywords: keep the user's, replace ours.
+        var kept: [String] = []
+        for subject in desc.elements(forName: "dc:subject") {
+            for li in (try? subject.nodes(forXPath: ".//*[local-name()='li']")) ?? [] {
+                if let s = li.stringValue, !s.hasPrefix("photocurate") { kept.append(s) }
+            }
+            subject.detach()
+        }
+        let subject = XMLElement(name: "dc:subject")
+        let bag = XMLElement(name: "rdf:Bag")
+        for k in kept + tags.keywords { bag.addChild(XMLElement(name: "rdf:li", stringValue: k)) }
+        subject.addChild(bag)
+        desc.addChild(subject)
+        var text = doc.xmlString(options: [.nodePrettyPrint])
+        if !text.hasPrefix("<?xpacket") {
+            text = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n" + text.replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", with: "").trimmingCharacters(in: .whitespacesAndNewlines) + "\n<?xpacket end=\"w\"?>\n"
+        }
+        return Data(text.utf8)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Decodes a photo once, to the analysis size, through libvips shrink-on-load.
+///
+/// ```swift
+/// let image = try Decoder(longEdge: 768).decode("/photos/a.jpg")
+/// ```
+/// JPEGs are opened with the largest `shrink` (2, 4, 8) that keeps the long edge
+/// at or above the target, then resized with Lanczos3: cheaper than
+/// `vips_thumbnail`, which pre-shrinks a 12 MP file by only 2×. The image is then
+/// rotated upright by its EXIF Orientation. Small photos are upscaled, so every
+/// metric sees the same scale.
+public struct Decoder: Sendable {
+    public var longEdge: Int
+    public var maxPixels: Int
+
+    public init(longEdge: Int = 768, maxPixels: Int = 200_000_000) {
+        self.longEdge = longEdge
+        self.maxPixels = maxPixels
+    }
+
+    /// Opens only the header and checks it is an image we are willing to decode.
+    public func openHeader(_ path: String) throws -> (VImage, loader: String) {
+        try Vips.start()
+        guard let loader = VImage.loader(for: path) else {
+            throw PhotoError.notAnImage(path: path)
+        }
+        let header: VImage
+        do { header = try VImage.open(path) } catch let e as VipsError {
+            throw PhotoError.corrupt(path: path, reason: e.description)
+        }
+        let px = header.width * header.height
+        if px > maxPixels { throw PhotoError.tooLarge(path: path, pixels: px, limit: maxPixels) }
+        if header.width < 1 || header.height < 1 { throw PhotoError.corrupt(path: path, reason: "image has no pixels") }
+        return (header, Self.shortName(loader))
+    }
+
+    public func decode(_ path: String) throws -> AnalysisImage {
+        let (header, loader) = try openHeader(path)
+        return try decode(path, header: header, loader: loader)
+    }
+
+    public func decode(_ path: String, header: VImage, loader: String) throws -> AnalysisImage {
+        do {
+            let w = header.width, h = header.height
+            var image = header
+            if loader == "jpegload" {
+                var shrink = 1
+                for s in [8, 4, 2] where max(w, h) / s >= longEdge { shrink = s; break }
+                if shrink > 1 { image = try VImage.open(path, shrink: shrink) }
+            }
+            let scale = Double(longEdge) / Double(max(image.width, image.height))
+            // Round the target size, then derive per-axis scales from it, so the
+            // output size is exact and the same for every decode of the file.
+            let tw = max(1, Int((Double(image.width) * scale).rounded()))
+            let th = max(1, Int((Double(image.height) * scale).rounded()))
+            var resized = try image.resize(h: Double(tw) / Double(image.width), v: Double(th) / Double(image.height))
+            // Pixels are small now: copy them out of the sequential pipeline so a
+            // 90° rotation can read them in any order.
+            resized = try resized.copyMemory()
+            let upright = try resized.autorotated().srgb8()
+            let bytes = try upright.bytes()
+            guard bytes.count == upright.width * upright.height * 3 else {
+                throw PhotoError.corrupt(path: path, reason: "decoder returned \(bytes.count) bytes for \(upright.width)×\(upright.height)")
+            }
+            return AnalysisImage(width: upright.width, height: upright.height, rgb: bytes)
+        } catch let e as VipsError {
+            throw PhotoError.corrupt(path: path, reason: e.description)
+        }
+    }
+
+    /// "VipsForeignLoadJpegFile" → "jpegload".
+    static func shortName(_ loader: String) -> String {
+        var s = loader
+        if s.hasPrefix("VipsForeignLoad") { s.removeFirst("VipsForeignLoad".count) }
+        for suffix in ["File", "Source", "Buffer"] where s.hasSuffix(suffix) { s.removeLast(suffix.count) }
+        // "JpegFile" → "jpeg", "Heif" → "heif", "Png" / "Pngload" ...
+        return s.lowercased().replacingOccurrences(of: "load", with: "") + "load"
+    }
+}

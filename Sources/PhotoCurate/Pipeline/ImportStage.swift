@@ -1,0 +1,53 @@
+import Foundation
+
+/// A photo with its facts, and its pixels when some analysis still needs them.
+public struct ImportedPhoto: Sendable {
+    public var identified: IdentifiedPhoto
+    public var outcome: ImportOutcome
+    public var image: AnalysisImage?
+    /// Whether the facts were read in this run (so they must be stored).
+    public var fresh: Bool
+}
+
+/// What import concluded about a file; cached, so a corrupt file is not re-read every run.
+public enum ImportOutcome: Codable, Sendable {
+    case facts(PhotoFacts)
+    case failed(ErrorInfo)
+}
+
+/// Import stage: `IdentifiedPhoto` → `ImportedPhoto`. Reads EXIF and decodes once,
+/// and only what the cache lacks.
+public struct ImportStage: PerPhotoStage {
+    public static let id = "import"
+    public let importer: PhotoImporter
+    public let key: ResultKey
+    /// Keys of the pixel analyzers: if any is missing, the photo is decoded.
+    public let pixelKeys: [ResultKey]
+
+    public init(importer: PhotoImporter, pixelKeys: [ResultKey]) {
+        self.importer = importer
+        self.pixelKeys = pixelKeys
+        self.key = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: Self.upstreamHash(importer.decoder))
+    }
+
+    /// Hash of the decode parameters: analyzers' keys include it, since their input depends on it.
+    public static func upstreamHash(_ d: Decoder) -> String {
+        var h = StableHash()
+        h.combine("longEdge=\(d.longEdge);maxPixels=\(d.maxPixels)")
+        return h.hex
+    }
+
+    public func process(_ photo: IdentifiedPhoto) async throws -> ImportedPhoto {
+        let needPixels = pixelKeys.contains { photo.cached[$0] == nil }
+        if let data = photo.cached[key], let outcome = try? JSONDecoder().decode(ImportOutcome.self, from: data) {
+            if case .failed = outcome { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false) }
+            if !needPixels { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false) }
+        }
+        do {
+            let (facts, image) = try importer.load(photo.file, decode: needPixels)
+            return ImportedPhoto(identified: photo, outcome: .facts(facts), image: image, fresh: true)
+        } catch let e as PhotoError {
+            return ImportedPhoto(identified: photo, outcome: .failed(ErrorInfo(e)), image: nil, fresh: true)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Everything the per-photo stages produce for one file: the output of the
+/// analyse stage and the input of clustering.
+public struct PhotoRecord: Codable, Sendable {
+    public var file: PhotoFile
+    public var contentHash: String?
+    public var facts: PhotoFacts?
+    public var quality: TechnicalQualityScore?
+    public var featurePrint: FeaturePrint?
+    public var error: ErrorInfo?
+    /// Analyzer ids computed in this run (empty when everything came from the cache).
+    public var computed: [String]
+
+    public var usable: Bool { error == nil && facts != nil && quality != nil && featurePrint != nil }
+}
+
+/// A photo-level error as it appears in the manifest.
+public struct ErrorInfo: Codable, Sendable, Equatable {
+    public var path: String
+    public var kind: String
+    public var message: String
+
+    public init(_ e: PhotoError) {
+        path = e.path
+        kind = e.kind
+        message = e.description
+    }
+
+    public init(path: String, kind: String, message: String) {
+        self.path = path
+        self.kind = kind
+        self.message = message
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The score selection ranks by. `overall` is weighted by the photo's type.
+public struct PhotoScore: Codable, Sendable, Equatable {
+    public var technical: Double
+    /// Face quality; `nil` until face analysis exists (then counted as a neutral 0.5).
+    public var faces: Double?
+    public var context: Double
+    public var overall: Double
+    /// Technical quality divided by the best in the photo's visual group (1 = best of its burst).
+    public var relative: Double
+    public var type: PhotoType
+}
+
+/// What kind of photo it is, which sets the weights of `PhotoScore.overall`.
+public enum PhotoType: String, Codable, Sendable, CaseIterable {
+    case landscape, portrait, multipleFaces
+
+    /// (technical, faces, context)
+    public var weights: (Double, Double, Double) {
+        switch self {
+        case .multipleFaces: return (0.3, 0.5, 0.2)
+        case .landscape: return (0.5, 0.1, 0.4)
+        case .portrait: return (0.4, 0.4, 0.2)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// One photo as selection sees it.
+public struct SelectInput: Sendable {
+    public var path: String
+    public var technical: TechnicalQualityScore
+    public var localHour: Double?
+    public var timeLabel: String?
+    public var print: FeaturePrint
+    public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint) {
+        self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
+    }
+}
+
+/// Select stage (barrier): photos + `Clustering` → `Selection`.
+///
+/// ```swift
+/// let s = try SelectStage(parameters: p).run((photos, clustering))
+/// s.picks   // best first
+/// ```
+/// - Each visual group offers one candidate: its technically best photo.
+///   A candidate whose quality is under `minQuality` × the best of the trip is
+///   not offered: a trip's only photo of a scene is no reason to show a blurred one.
+/// - Candidates are ranked by `PhotoScore.overall`; the top N takes them round by
+///   round: first the best of each moment, then of each remaining visual group,
+///   so no burst gives two picks while another moment has none. A further photo
+///   is never a near-duplicate (cosine ≥ `similarity`) of one already picked; the
+///   list stops short rather than repeat itself.
+/// - Ties break by path, so the same input gives the same picks.
+public struct SelectStage: BarrierStage {
+    public static let id = "select"
+    public static let version = 1
+    public static let parameterSpecs: [ParameterSpec] = [
+        ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
+        ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
+        ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
+        ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
+    ]
+    public let parameters: Parameters
+    public init(parameters: Parameters) { self.parameters = parameters }
+
+    public func run(_ input: ([SelectInput], Clustering)) throws -> Selection {
+        let (photos, clustering) = input
+        let n = photos.count
+        var reasons = [[String]](repeating: [], count: n)
+        let tech = photos.map(\.technical.overall)
+        func better(_ a: Int, _ b: Int) -> Bool { tech[a] != tech[b] ? tech[a] > tech[b] : photos[a].path < photos[b].path }
+
+        // Context: uniqueness within the group, time of day, and how thinly the moment is covered.
+        let momentSizes = Dictionary(grouping: clustering.momentOf, by: { $0 }).mapValues(\.count)
+        let groupsPerMoment = Dictionary(grouping: clustering.clusters, by: \.moment).mapValues(\.count)
+        var scores: [PhotoScore] = []
+        for i in 0..<n {
+            let c = clustering.clusters[clustering.clusterOf[i]]
+            let bestInGroup = tech[c.best]
+            let uniqueness = 1 / Double(c.photos.count).squareRoot()
+            let time = Self.timeOfDayContext(photos[i].localHour) * parameters["goldenHourBonus"]
+            let coverage = 1 / Double(max(1, groupsPerMoment[c.moment] ?? 1)).squareRoot()
+            let context = (uniqueness + time + coverage) / 3
+            let type = PhotoType.landscape
+            let (wt, wf, wc) = type.weights
+            let overall = wt * tech[i] + wf * 0.5 + wc * context
+            scores.append(PhotoScore(technical: tech[i], faces: nil, context: r6(context), overall: r6(overall),
+                                     relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type))
+        }
+        _ = momentSizes
+
+        // Rejected burst members say what beat them.
+        for c in clustering.clusters where c.photos.count > 1 {
+            for i in c.photos where i != c.best {
+                reasons[i].append(Self.beaten(photos[i], by: photos[c.best]))
+            }
+        }
+
+        // Candidates: the best of each group, above the quality floor.
+        let tripBest = tech.max() ?? 0
+        let floor = parameters["minQuality"] * tripBest
+        var candidates: [Int] = []
+        for c in clustering.clusters {
+            if tech[c.best] >= floor { candidates.append(c.best) } else {
+                reasons[c.best].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[c.best], 100 * parameters["minQuality"], tripBest))
+            }
+        }
+        candidates.sort { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
+
+        let top = parameters.int("top")
+        let picks = diverse(candidates, limit: top, photos: photos, clustering: clustering)
+        for (rank, i) in picks.enumerated() {
+            let c = clustering.clusters[clustering.clusterOf[i]]
+            var why: [String] = []
+            let when = photos[i].timeLabel.map { " at \($0)" } ?? ""
+            if c.photos.count > 1 {
+                why.append("sharpest of \(c.photos.count) in burst\(when)".replacingOccurrences(of: "sharpest", with: Self.strongest(photos[i].technical)))
+            } else {
+                why.append("only photo of its scene\(when)")
+            }
+            let inMoment = clustering.clusters.filter { $0.moment == c.moment }.count
+            if inMoment == 1 { why.append("only scene from moment \(c.moment + 1)") }
+            why.append(String(format: "rank %d, score %.2f (technical %.2f, context %.2f)", rank + 1, scores[i].overall, scores[i].technical, scores[i].context))
+            reasons[i] = why + reasons[i]
+        }
+
+        let recs = recommendations(candidates: candidates, picks: picks, photos: photos, clustering: clustering)
+        return Selection(scores: scores, picks: picks, reasons: reasons, recommendations: recs)
+    }
+
+    /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
+    func diverse(_ ranked: [Int], limit: Int, photos: [SelectInput], clustering: Clustering) -> [Int] {
+        var picks: [Int] = []
+        var used = Set<Int>()
+        let threshold = Float(parameters["similarity"])
+        func fits(_ i: Int) -> Bool { !picks.contains { photos[$0].print.cosine(photos[i].print) >= threshold } }
+        var seenMoments = Set<Int>()
+        for i in ranked where picks.count < limit {
+            let m = clustering.momentOf[i]
+            if !seenMoments.contains(m), fits(i) { picks.append(i); used.insert(i); seenMoments.insert(m) }
+        }
+        for i in ranked where picks.count < limit && !used.contains(i) && fits(i) {
+            picks.append(i); used.insert(i)
+        }
+        // Show the picks best first, whatever round they came in.
+        let order = Dictionary(uniqueKeysWithValues: ranked.enumerated().map { ($1, $0) })
+        return picks.sorted { order[$0]! < order[$1]! }
+    }
+
+    func recommendations(candidates: [Int], picks: [Int], photos: [SelectInput], clustering: Clustering) -> Recommendations {
+        var byTime: [String: [Int]] = [:]
+        for i in candidates {
+            guard let h = photos[i].localHour else { continue }
+            byTime[Self.timeBucket(h), default: []].append(i)
+        }
+        var byLocation: [String: [Int]] = [:]
+        for i in candidates {
+            let m = clustering.moments.first { $0.id == clustering.momentOf[i] }
+            guard let la = m?.latitude, let lo = m?.longitude else { continue }
+            byLocation[String(format: "%.3f,%.3f", la, lo), default: []].append(i)
+        }
+        return Recommendations(overall: Array(candidates.prefix(5)), diverse: Array(picks.prefix(10)),
+                               byTime: byTime.mapValues { Array($0.prefix(10)) }, byLocation: byLocation.mapValues { Array($0.prefix(10)) }, byPerson: [:])
+    }
+
+    static func timeBucket(_ h: Double) -> String {
+        switch h {
+        case 5..<7: return "goldenHour"
+        case 7..<11: return "morning"
+        case 11..<16: return "midday"
+        case 16..<17: return "afternoon"
+        case 17..<20: return "goldenHour"
+        case 20..<22: return "evening"
+        default: return "night"
+        }
+    }
+
+    static func timeOfDayContext(_ h: Double?) -> Double {
+        guard let h else { return 0.5 }
+        switch timeBucket(h) {
+        case "goldenHour": return 1
+        case "morning", "afternoon", "evening": return 0.7
+        case "midday": return 0.6
+        default: return 0.5
+        }
+    }
+
+    static func strongest(_ q: TechnicalQualityScore) -> String {
+        let parts = [("sharpest", q.sharpness), ("best exposed", q.exposure), ("cleanest", q.noise)]
+        return parts.min { $0.1 < $1.1 }.map { $0.1 >= 0.5 ? "sharpest" : "best" } ?? "best"
+    }
+
+    static func beaten(_ a: SelectInput, by b: SelectInput) -> String {
+        let name = (b.path as NSString).lastPathComponent
+        let diffs = [("sharpness", a.technical.sharpness, b.technical.sharpness), ("exposure", a.technical.exposure, b.technical.exposure),
+                     ("noise", a.technical.noise, b.technical.noise)]
+        let worst = diffs.max { ($0.2 - $0.1) < ($1.2 - $1.1) }!
+        if worst.2 - worst.1 > 0.05 {
+            return String(format: "beaten by %@ in its burst (%@ %.2f vs %.2f)", name, worst.0, worst.1, worst.2)
+        }
+        return String(format: "beaten by %@ in its burst (quality %.2f vs %.2f)", name, a.technical.overall, b.technical.overall)
+    }
+}
+
+func r6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// The outcome of selection: scores, picks with reasons, and recommendations.
+public struct Selection: Codable, Sendable {
+    public var scores: [PhotoScore]
+    /// Indices of the picks, best first (the `--top N` answer).
+    public var picks: [Int]
+    /// Per photo: why it was picked, or what beat it.
+    public var reasons: [[String]]
+    public var recommendations: Recommendations
+}
+
+/// Ready-made lists for other tools, all as photo indices.
+public struct Recommendations: Codable, Sendable {
+    public var overall: [Int]
+    public var diverse: [Int]
+    public var byTime: [String: [Int]]
+    public var byLocation: [String: [Int]]
+    public var byPerson: [String: [Int]]
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Ground truth of a generated trip (`labels.json`, kept outside the photo folder).
+public struct TripLabels: Codable, Sendable {
+    public struct Degradation: Codable, Sendable, Equatable {
+        /// "blur", "motion", "under", "over" or "noise".
+        public var kind: String
+        public var strength: Double
+    }
+
+    public struct File: Codable, Sendable {
+        public var scene: Int?
+        public var burst: Int?
+        public var shot: Int?
+        public var source: String?
+        public var degradation: Degradation?
+        public var has_exif: Bool
+        public var has_gps: Bool
+        public var orientation: Int
+        public var corrupt: Bool
+        public var corruption: String?
+        public var capture_time: String?
+    }
+
+    public var seed: UInt64
+    public var mode: String
+    public var size: String
+    public var scenes: Int
+    public var files: [String: File]
+
+    public static func read(_ path: String) throws -> TripLabels {
+        try JSONDecoder().decode(TripLabels.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import PhotoCurate
+import PhotoCurateBench
+
+/// `photocurate bench …`: the labelled-trip generator, the scorer and the throughput harness.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark harness: make labelled trips, score manifests, measure throughput.",
+        subcommands: [MakeTrip.self, Score.self, Features.self, ExifConformance.self]
+    )
+
+    struct MakeTrip: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "make-trip",
+            abstract: "Generate a labelled synthetic trip (OUT/photos/ and OUT/labels.json) from a folder of real photos.")
+        @Option(help: "Folder of source photos, e.g. ../shared/corpus.") var from: String
+        @Option(help: "Output folder.") var out: String
+        @Option(help: "Random seed; the same seed gives the same bytes.") var seed: UInt64 = 1
+        @Option(help: "Number of scenes (bursts).") var scenes: Int = 30
+        @Option(help: "Long edge in pixels (4000 gives 4000×3000, 12 MP).") var size: Int = 2560
+        @Option(help: "normal, or city-walk (scenes minutes and a few hundred metres apart).") var mode: String = "normal"
+        @Option(help: "Corrupt, truncated and non-image files to add.") var corrupt: Int = 3
+        func validate() throws {
+            guard TripGenerator.Mode(rawValue: mode) != nil else { throw ValidationError("--mode must be normal or city-walk") }
+            guard (64...4000).contains(size) else { throw ValidationError("--size must be 64…4000") }
+            guard scenes >= 1 else { throw ValidationError("--scenes must be at least 1") }
+        }
+        func run() async throws {
+            var g = TripGenerator(sources: from, out: out, seed: seed)
+            g.mode = TripGenerator.Mode(rawValue: mode)!
+            g.scenes = scenes
+            g.longEdge = size
+            g.corruptFiles = corrupt
+            let t0 = Date()
+            let labels = try await g.generate()
+            let degraded = labels.files.values.filter { $0.degradation != nil }.count
+            print(String(format: "%d files (%d scenes, %d degraded, %d corrupt) in %@/photos, labels in %@/labels.json, %.1fs",
+                         labels.files.count, labels.scenes, degraded, labels.files.values.filter(\.corrupt).count, out, out, Date().timeIntervalSince(t0)))
+        }
+    }
+
+    struct Score: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Score a manifest against a trip's labels: clustering, quality AUC, top-N checks.")
+        @Option(help: "labels.json of the trip.") var labels: String
+        @Option(help: "manifest.json of a run over the trip's photos.") var manifest: String
+        @Flag(help: "Print JSON.") var json = false
+        func run() throws {
+            let report = TripScorer.score(labels: try TripLabels.read(labels), manifest: try Manifest.read(manifest))
+            if json {
+                let enc = JSONEncoder(); enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try enc.encode(report), as: UTF8.self))
+            } else {
+                print(TripScorer.render(report))
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import PhotoCurate
+
+/// `photocurate cache stats|prune|vacuum`.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Look after the result cache.",
+        subcommands: [Stats.self, Prune.self, Vacuum.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(help: "Cache database (default: $XDG_CACHE_HOME/photocurate/cache.sqlite).")
+        var cache: String?
+        func open() throws -> CacheStore {
+            let path = cache ?? CacheStore.defaultPath()
+            guard FileManager.default.fileExists(atPath: path) else { throw fail("no cache at \(path)") }
+            return try CacheStore(path: path)
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Size, files and results per analyzer version.")
+        @OptionGroup var location: Location
+        func run() throws {
+            let s = try location.open().stats()
+            print("cache    \(s.path)")
+            print(String(format: "size     %.1f MB", Double(s.bytes) / 1e6))
+            print("files    \(s.files) paths, \(s.distinctPhotos) distinct photos with results")
+            for (k, n) in s.results.sorted(by: { $0.key < $1.key }) { print("results  \(k): \(n)") }
+        }
+    }
+
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget deleted files, orphaned results, and results of other analyzer versions or parameters than the default pipeline's.")
+        @OptionGroup var location: Location
+        @Flag(help: "Keep results of other versions and parameters; only forget deleted files.")
+        var keepOtherVersions = false
+        func run() throws {
+            let keys = keepOtherVersions ? nil : Set(CurrentKeys.forDefaults())
+            let (files, results) = try location.open().prune(current: keys)
+            print("pruned \(files) missing files and \(results) results")
+        }
+    }
+
+    struct Vacuum: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Checkpoint the WAL and compact the database file.")
+        @OptionGroup var location: Location
+        func run() throws {
+            let store = try location.open()
+            let before = try store.stats().bytes
+            try store.vacuum()
+            let after = try store.stats().bytes
+            print(String(format: "vacuumed: %.1f MB → %.1f MB", Double(before) / 1e6, Double(after) / 1e6))
+        }
+    }
+}
+
+enum CurrentKeys {
+    static func forDefaults() -> [ResultKey] {
+        let p = PipelineDefinition.defaults()
+        let d = Decoder(longEdge: p.parameters("import").int("longEdge"), maxPixels: Int(p.parameters("import")["maxMegapixels"] * 1_000_000))
+        let upstream = ImportStage.upstreamHash(d)
+        return [ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream),
+                QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id)).key(upstream: upstream),
+                FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id)).key(upstream: upstream)]
+    }
+}

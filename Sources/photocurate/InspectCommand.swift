@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import PhotoCurate
+
+/// `photocurate inspect FILE`: everything the engine reads and measures in one photo.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what the engine reads from one photo: EXIF facts, decode, every score with its explanation."
+    )
+
+    @Argument(help: "A photo file.")
+    var file: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        var st = stat()
+        guard stat(file, &st) == 0 else { throw fail("\(file): \(String(cString: strerror(errno)))") }
+        let f = PhotoFile(path: file, size: Int64(st.st_size), mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+        let importer = PhotoImporter()
+        let facts: PhotoFacts, image: AnalysisImage?
+        do { (facts, image) = try importer.load(f, decode: true) } catch let e as PhotoError { throw fail(e.description, code: ExitStatus.partial) }
+        let quality = QualityAnalyzer().analyze(image!)
+        let fp = FeaturePrintAnalyzer().analyze(image!)
+        if json {
+            struct Out: Encodable { var facts: PhotoFacts; var quality: TechnicalQualityScore; var featurePrintDimension: Int }
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try enc.encode(Out(facts: facts, quality: quality, featurePrintDimension: fp.vector.count)), as: UTF8.self))
+            return
+        }
+        func opt<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "—" }
+        print("file         \(file) (\(f.size) bytes, \(facts.format))")
+        print("pixels       \(facts.pixelWidth)×\(facts.pixelHeight), orientation \(facts.orientation); analysed at \(image!.width)×\(image!.height) upright")
+        print("captured     \(opt(facts.captureTime))  [\(facts.timeSource)\(facts.timeTrusted ? "" : ", untrusted")]")
+        print("gps          \(facts.hasGPS ? String(format: "%.6f, %.6f", facts.latitude!, facts.longitude!) : "—")\(facts.altitude.map { String(format: ", %.1f m", $0) } ?? "")")
+        print("camera       \(opt(facts.make)) \(opt(facts.model))  lens \(opt(facts.lens))")
+        print("exposure     \(facts.exposureTime.map { $0 < 1 ? "1/\(Int((1 / $0).rounded()))s" : "\($0)s" } ?? "—")  f/\(opt(facts.fNumber))  ISO \(opt(facts.iso))  \(opt(facts.focalLength)) mm")
+        for w in facts.warnings { print("warning      \(w)") }
+        print("")
+        for (name, value, why) in quality.explanations {
+            print(String(format: "%-12@ %.3f  %@", name as NSString, value, why))
+        }
+        print(String(format: "%-12@ %.1f (reported, not scored)", "laplacian" as NSString, quality.measurements.laplacianVariance))
+        print("featureprint \(fp.vector.count) floats, v\(FeaturePrintAnalyzer.version)")
+    }
+}

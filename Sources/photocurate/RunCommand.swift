@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import PhotoCurate
+
+/// `photocurate run DIR --top N`: the whole pipeline, a summary and a manifest.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Curate a folder: analyse (cached), cluster, select, and write manifest.json.",
+        discussion: """
+        Photos are never modified. Outputs go to --out (default ./photocurate-out): manifest.json, \
+        manifest.csv, contact-sheet.jpg, and picks/ with --copy or --link.
+        Stage parameters come from the pipeline file (--pipeline; default: built-in, same as pipelines/trip.yml) \
+        and can be overridden one by one with --set stage.parameter=value. `photocurate stages` lists them all.
+        """
+    )
+
+    @Argument(help: "Folder of photos (searched recursively; hidden folders are skipped).")
+    var folder: String
+
+    @Option(help: "How many photos to pick (overrides select.top).")
+    var top: Int?
+
+    @Option(help: "Output folder for manifest.json, manifest.csv, contact-sheet.jpg and picks/.")
+    var out: String = "photocurate-out"
+
+    @Option(help: "Cache database (default: $XDG_CACHE_HOME/photocurate/cache.sqlite).")
+    var cache: String?
+
+    @Flag(help: "Do not read or write the cache.")
+    var noCache = false
+
+    @Option(help: "Photos analysed at once (default: number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Pipeline definition (YAML); see pipelines/trip.yml.")
+    var pipeline: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override one parameter, e.g. --set cluster.similarity=0.8 (repeatable).", valueName: "stage.param=value"))
+    var overrides: [String] = []
+
+    @Option(help: "Progress: auto, tty, plain, json (NDJSON on stderr) or none.")
+    var progress: ProgressPrinter.Mode = .auto
+
+    @Flag(help: "Copy the picks into OUT/picks/ (named by rank).")
+    var copy = false
+
+    @Flag(help: "Symlink the picks into OUT/picks/ instead of copying.")
+    var link = false
+
+    @Flag(help: "Write XMP sidecars beside the originals (photo.jpg.xmp): ratings, labels, keywords. Existing sidecars are merged.")
+    var xmp = false
+
+    @Flag(help: "With --xmp, name sidecars Adobe-style (photo.xmp) instead of darktable-style (photo.jpg.xmp).")
+    var xmpAdobeNames = false
+
+    func validate() throws {
+        if let top, top < 1 { throw ValidationError("--top must be at least 1") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if copy && link { throw ValidationError("choose one of --copy and --link") }
+    }
+
+    func run() async throws {
+        var definition: PipelineDefinition
+        do {
+            definition = try pipeline.map(PipelineDefinition.load(path:)) ?? .defaults()
+            for o in overrides { try definition.apply(override: o) }
+            if let top { try definition.set(SelectStage.id, "top", Double(top)) }
+        } catch let e as PipelineError {
+            throw fail("\(e)", code: ExitStatus.usage)
+        } catch {
+            throw fail("\(error)", code: ExitStatus.usage)
+        }
+        var options = CurationRunner.Options(root: (folder as NSString).standardizingPath)
+        options.pipeline = definition
+        options.jobs = jobs
+        options.cachePath = noCache ? nil : (cache ?? CacheStore.defaultPath())
+        let printer = ProgressPrinter(mode: progress)
+        options.progress = printer
+
+        let started = Date()
+        let runner = CurationRunner(options: options)
+        let task = Task { try await runner.run() }
+        let interrupt = Interrupt.install { task.cancel() }
+        defer { interrupt.cancel() }
+        let result: CurationRunner.Result
+        do { result = try await task.value } catch let e as PhotoError {
+            throw fail(e.description)
+        } catch {
+            throw fail("\(error)")
+        }
+        if result.cancelled {
+            throw fail("interrupted: \(result.computedPhotos) photos analysed in this run are saved in the cache; run again to continue", code: ExitStatus.interrupted)
+        }
+
+        let manifest = Manifest(result, startedAt: started, finishedAt: Date())
+        let exportParams = definition.parameters("export")
+        do {
+            try Exporter(outDir: out).write(manifest, csv: exportParams.int("csv") == 1,
+                                            contactSheet: exportParams.int("contactSheet") == 1 && !manifest.picks.isEmpty,
+                                            thumbnail: exportParams.int("thumbnailSize"),
+                                            picks: copy ? .copy : link ? .link : nil)
+            if xmp { try XMPSidecarWriter(adobeNames: xmpAdobeNames).write(manifest) }
+        } catch {
+            throw fail("cannot write outputs: \(error)")
+        }
+        print(Summary.render(manifest, outDir: out))
+        if !manifest.errors.isEmpty { throw ExitCode(ExitStatus.partial) }
+    }
+}
+
+extension ProgressPrinter.Mode: ExpressibleByArgument {}
