@@ -27,9 +27,9 @@ void pcv_error_take(char *buf, size_t len) {
 
 const char *pcv_loader_for(const char *path) { return vips_foreign_find_load(path); }
 
-VipsImage *pcv_open(const char *path, int shrink, int sequential, int fail_on_truncated) {
+VipsImage *pcv_open(const char *path, int shrink, int sequential, int strict) {
     VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
-    VipsFailOn fail = fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE;
+    VipsFailOn fail = strict ? VIPS_FAIL_ON_WARNING : VIPS_FAIL_ON_TRUNCATED;
     if (shrink > 1)
         return vips_image_new_from_file(path, "access", access, "fail_on", fail, "shrink", shrink, NULL);
     return vips_image_new_from_file(path, "access", access, "fail_on", fail, NULL);

@@ -16,9 +16,9 @@ void pcv_error_take(char *buf, size_t len);
 const char *pcv_loader_for(const char *path);
 
 /* Opens a file lazily (header only until pixels are read). shrink > 1 asks a
- * JPEG/WebP loader for shrink-on-load; fail_on_truncated makes truncated or
- * corrupt data an error instead of a warning. */
-VipsImage *pcv_open(const char *path, int shrink, int sequential, int fail_on_truncated);
+ * JPEG loader for shrink-on-load. strict != 0 fails on any decoder warning
+ * (corrupt data); otherwise only truncated files fail. */
+VipsImage *pcv_open(const char *path, int shrink, int sequential, int strict);
 VipsImage *pcv_open_buffer(const void *data, size_t len);
 VipsImage *pcv_new_from_memory(const void *data, size_t len, int width, int height, int bands);
 

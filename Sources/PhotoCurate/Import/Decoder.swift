@@ -37,18 +37,31 @@ public struct Decoder: Sendable {
 
     public func decode(_ path: String) throws -> AnalysisImage {
         let (header, loader) = try openHeader(path)
-        return try decode(path, header: header, loader: loader)
+        return try decode(path, header: header, loader: loader).image
     }
 
-    public func decode(_ path: String, header: VImage, loader: String) throws -> AnalysisImage {
+    /// Decodes strictly; if that fails on corrupt data but a lenient decode
+    /// succeeds, returns the image with the strict error as `damage`, so the
+    /// photo is kept (and reported) but never picked.
+    public func decode(_ path: String, header: VImage, loader: String) throws -> (image: AnalysisImage, damage: String?) {
+        do {
+            return (try decodeOnce(path, header: header, loader: loader, strict: true), nil)
+        } catch let strictError as PhotoError {
+            guard case .corrupt(_, let reason) = strictError else { throw strictError }
+            let lenient = try VImage.open(path)
+            return (try decodeOnce(path, header: lenient, loader: loader, strict: false), reason)
+        }
+    }
+
+    func decodeOnce(_ path: String, header: VImage, loader: String, strict: Bool) throws -> AnalysisImage {
         do {
             let w = header.width, h = header.height
-            var image = header
+            var shrink = 1
             if loader == "jpegload" {
-                var shrink = 1
                 for s in [8, 4, 2] where max(w, h) / s >= longEdge { shrink = s; break }
-                if shrink > 1 { image = try VImage.open(path, shrink: shrink) }
             }
+            // Failure modes are fixed when a file is opened, so strict decoding reopens it.
+            let image = shrink > 1 || strict ? try VImage.open(path, shrink: shrink, strict: strict) : header
             let scale = Double(longEdge) / Double(max(image.width, image.height))
             // Round the target size, then derive per-axis scales from it, so the
             // output size is exact and the same for every decode of the file.

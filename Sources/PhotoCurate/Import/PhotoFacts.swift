@@ -31,6 +31,9 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
     public var pixelHeight: Int
     /// The libvips loader that reads the file ("jpegload", "heifload", ...).
     public var format: String
+    /// Set when the pixels decode only with errors (corrupt data): the photo is
+    /// analysed and reported, but never picked.
+    public var damaged: String?
     /// Non-fatal metadata problems (broken EXIF), kept for the manifest.
     public var warnings: [String]
 

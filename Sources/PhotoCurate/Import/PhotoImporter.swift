@@ -39,7 +39,12 @@ public struct PhotoImporter: Sendable {
             facts.timeSource = "mtime"
             facts.timeTrusted = false
         }
-        let image = decode ? try decoder.decode(file.path, header: header, loader: loader) : nil
+        guard decode else { return (facts, nil) }
+        let (image, damage) = try decoder.decode(file.path, header: header, loader: loader)
+        if let damage {
+            facts.damaged = damage
+            facts.warnings.append("damaged image data: \(damage)")
+        }
         return (facts, image)
     }
 

@@ -7,8 +7,10 @@ public struct SelectInput: Sendable {
     public var localHour: Double?
     public var timeLabel: String?
     public var print: FeaturePrint
-    public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint) {
-        self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
+    /// Why the pixels are suspect (decoded only with errors); such a photo is never picked.
+    public var damaged: String?
+    public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint, damaged: String? = nil) {
+        self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print; self.damaged = damaged
     }
 }
 
@@ -77,8 +79,13 @@ public struct SelectStage: BarrierStage {
         let floor = parameters["minQuality"] * tripBest
         var candidates: [Int] = []
         for c in clustering.clusters {
-            if tech[c.best] >= floor { candidates.append(c.best) } else {
-                reasons[c.best].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[c.best], 100 * parameters["minQuality"], tripBest))
+            // A damaged best photo gives way to the best undamaged one of its group.
+            guard let best = c.photos.filter({ photos[$0].damaged == nil }).min(by: better) else {
+                for i in c.photos { reasons[i].append("not offered: damaged file (\(photos[i].damaged!))") }
+                continue
+            }
+            if tech[best] >= floor { candidates.append(best) } else {
+                reasons[best].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest))
             }
         }
         candidates.sort { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
@@ -90,7 +97,8 @@ public struct SelectStage: BarrierStage {
             var why: [String] = []
             let when = photos[i].timeLabel.map { " at \($0)" } ?? ""
             if c.photos.count > 1 {
-                why.append("sharpest of \(c.photos.count) in burst\(when)".replacingOccurrences(of: "sharpest", with: Self.strongest(photos[i].technical)))
+                let sharpest = c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
+                why.append("\(sharpest ? "sharpest" : "best") of \(c.photos.count) in burst\(when)")
             } else {
                 why.append("only photo of its scene\(when)")
             }
@@ -159,11 +167,6 @@ public struct SelectStage: BarrierStage {
         case "midday": return 0.6
         default: return 0.5
         }
-    }
-
-    static func strongest(_ q: TechnicalQualityScore) -> String {
-        let parts = [("sharpest", q.sharpness), ("best exposed", q.exposure), ("cleanest", q.noise)]
-        return parts.min { $0.1 < $1.1 }.map { $0.1 >= 0.5 ? "sharpest" : "best" } ?? "best"
     }
 
     static func beaten(_ a: SelectInput, by b: SelectInput) -> String {

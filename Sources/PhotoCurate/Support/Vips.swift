@@ -47,8 +47,9 @@ public final class VImage {
     public var bands: Int { Int(vips_image_get_bands(ptr)) }
 
     /// Opens a file lazily: only the header is read until pixels are asked for.
-    public static func open(_ path: String, shrink: Int = 1, sequential: Bool = true) throws -> VImage {
-        guard let p = pcv_open(path, Int32(shrink), sequential ? 1 : 0, 1) else { throw VipsError.take("load") }
+    /// `strict` makes any decoder warning (corrupt data) an error; otherwise only truncation is.
+    public static func open(_ path: String, shrink: Int = 1, sequential: Bool = true, strict: Bool = false) throws -> VImage {
+        guard let p = pcv_open(path, Int32(shrink), sequential ? 1 : 0, strict ? 1 : 0) else { throw VipsError.take("load") }
         return VImage(p)
     }
 

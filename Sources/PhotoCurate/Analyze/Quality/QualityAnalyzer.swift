@@ -20,11 +20,11 @@ public struct QualityAnalyzer: Analyzer {
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
-        ParameterSpec("edgeWidthRef", 1.6, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
-        ParameterSpec("noiseRef", 3.0, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
-        ParameterSpec("weightSharpness", 0.45, in: 0...1, "exponent of sharpness in overall"),
+        ParameterSpec("edgeWidthRef", 2.2, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
+        ParameterSpec("noiseRef", 2.5, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
+        ParameterSpec("weightSharpness", 0.40, in: 0...1, "exponent of sharpness in overall"),
         ParameterSpec("weightExposure", 0.30, in: 0...1, "exponent of exposure in overall"),
-        ParameterSpec("weightNoise", 0.20, in: 0...1, "exponent of noise in overall"),
+        ParameterSpec("weightNoise", 0.25, in: 0...1, "exponent of noise in overall"),
         ParameterSpec("weightComposition", 0.05, in: 0...1, "exponent of composition in overall"),
     ]
     public let parameters: Parameters
@@ -33,15 +33,17 @@ public struct QualityAnalyzer: Analyzer {
     public func analyze(_ image: AnalysisImage) -> TechnicalQualityScore {
         let w = image.width, h = image.height
         let y = image.luma
-        let edges = edgeSpread(y, w, h)
-        let lap = laplacianVariance(y, w, h)
         let noiseSigma = noiseLevel(y, w, h)
+        let edges = edgeSpread(y, w, h, noise: noiseSigma)
+        let lap = laplacianVariance(y, w, h)
         let expo = exposureStats(y)
         let sal = saliency(y, w, h)
 
         let effWidth = edges.width * pow(max(1, edges.motion), 0.75)
-        let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 3))
-        let noise = 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 2))
+        // Steep curves: each score is ~1 while its fault is absent and falls fast once it is there,
+        // so one fault is enough to sink `overall` and a clean photo is not penalised for its content.
+        let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 5))
+        let noise = 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
         let exposure = exposureScore(expo)
         let thirds = Self.thirdsAlignment(sal.x, sal.y)
         let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
@@ -57,6 +59,7 @@ public struct QualityAnalyzer: Analyzer {
             measurements: .init(edgeWidth: r(edges.width), edgeWidthGlobal: r(edges.global), motionRatio: r(edges.motion), edgeCount: edges.count,
                                 laplacianVariance: r(lap), noiseSigma: r(noiseSigma), meanLuma: r(expo.mean),
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
+                                whitePoint: r(expo.white), blackPoint: r(expo.black),
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size)))
     }
 
@@ -64,8 +67,12 @@ public struct QualityAnalyzer: Analyzer {
 
     struct EdgeStats { var width: Double; var global: Double; var motion: Double; var count: Int }
 
-    func edgeSpread(_ y: [Float], _ w: Int, _ h: Int) -> EdgeStats {
-        let s = ImageOps.binomial(y, w, h)
+    /// Edge spread on a copy smoothed in proportion to the noise, so grain does
+    /// not pass for fine edges; the smoothing's own spread is then taken out.
+    func edgeSpread(_ y: [Float], _ w: Int, _ h: Int, noise: Double) -> EdgeStats {
+        let smoothing = Float(min(2.5, max(0.7, 0.35 * noise)))
+        let s = smoothing <= 0.75 ? ImageOps.binomial(y, w, h) : ImageOps.gaussian(y, w, h, sigma: smoothing)
+        let minContrast = Float(max(12, 5 * noise)), minGradient = Float(max(2, 0.5 * noise))
         let tiles = parameters.int("tiles")
         var perTile = [[Float]](repeating: [], count: tiles * tiles)
         var perDir = [[Float]](repeating: [], count: 4)
@@ -88,7 +95,7 @@ public struct QualityAnalyzer: Analyzer {
                 for xx in margin..<(w - margin) {
                     let i = yy * w + xx
                     let m = g[i]
-                    guard m >= 2 else { continue }
+                    guard m >= minGradient else { continue }
                     let ux = gx[i] / m, uy = gy[i] / m
                     // Non-maximum suppression along the gradient: keep edge centres only.
                     let ox = Int(ux.rounded()), oy = Int(uy.rounded())
@@ -97,8 +104,9 @@ public struct QualityAnalyzer: Analyzer {
                     let hi = ImageOps.bilinear(p, w, h, fx + k * ux, fy + k * uy)
                     let lo = ImageOps.bilinear(p, w, h, fx - k * ux, fy - k * uy)
                     let contrast = hi - lo
-                    guard contrast >= 12 else { continue }
-                    let sigma = min(12, contrast / (m * root2pi))
+                    guard contrast >= minContrast else { continue }
+                    let raw = min(12, contrast / (m * root2pi))
+                    let sigma = (max(0.01, raw * raw - smoothing * smoothing)).squareRoot()
                     all.append(sigma)
                     let t = min(tiles - 1, yy * tiles / h) * tiles + min(tiles - 1, xx * tiles / w)
                     perTile[t].append(sigma)
@@ -172,7 +180,7 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Exposure
 
-    struct ExposureStats { var mean: Double; var high: Double; var low: Double; var range: Double }
+    struct ExposureStats { var mean: Double; var high: Double; var low: Double; var range: Double; var white: Double; var black: Double }
 
     func exposureStats(_ y: [Float]) -> ExposureStats {
         var hist = [Int](repeating: 0, count: 256)
@@ -187,15 +195,18 @@ public struct QualityAnalyzer: Analyzer {
         }
         let high = Double(hist[250...].reduce(0, +)) / n
         let low = Double(hist[...5].reduce(0, +)) / n
-        return ExposureStats(mean: sum / n / 255, high: high, low: low, range: (pct(0.99) - pct(0.01)) / 255)
+        let white = pct(0.99) / 255, black = pct(0.01) / 255
+        return ExposureStats(mean: sum / n / 255, high: high, low: low, range: white - black, white: white, black: black)
     }
 
+    /// Clipped highlights and shadows, a missing bright end (under-exposure leaves
+    /// no highlights even in a dark scene), and a mean far from mid-grey.
     func exposureScore(_ e: ExposureStats) -> Double {
-        let highlight = exp(-max(0, e.high - 0.005) * 12)
-        let shadow = exp(-max(0, e.low - 0.02) * 6)
-        let mid = exp(-pow((e.mean - 0.46) / 0.25, 2))
-        let range = pow(min(1, e.range / 0.6), 0.5)
-        return highlight * shadow * mid * range
+        let highlight = exp(-max(0, e.high - 0.01) * 15)
+        let shadow = exp(-max(0, e.low - 0.03) * 8)
+        let brightEnd = pow(min(1, e.white / 0.7), 2)
+        let mid = exp(-pow((e.mean - 0.45) / 0.32, 2))
+        return highlight * shadow * brightEnd * mid
     }
 
     // MARK: Composition

@@ -27,6 +27,9 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var clippedHighlights: Double
         public var clippedShadows: Double
         public var dynamicRange: Double
+        /// 99th and 1st percentiles of luma, 0–1.
+        public var whitePoint: Double
+        public var blackPoint: Double
         /// Centre of saliency, 0–1 in x and y.
         public var saliencyX: Double
         public var saliencyY: Double
@@ -39,7 +42,7 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         let m = measurements
         return [
             ("sharpness", sharpness, String(format: "edges spread σ=%.2f px in the sharpest tiles (%.2f overall, direction ratio %.2f, %d edges)", m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
-            ("exposure", exposure, String(format: "mean luma %.2f, %.1f%% highlights and %.1f%% shadows clipped, range %.2f", m.meanLuma, 100 * m.clippedHighlights, 100 * m.clippedShadows, m.dynamicRange)),
+            ("exposure", exposure, String(format: "mean luma %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped", m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows)),
             ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
             ("overall", overall, "weighted geometric mean of the four"),
