@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark harness: make labelled trips, score manifests, measure throughput.",
-        subcommands: [MakeTrip.self, Score.self, Features.self, ExifConformance.self]
+        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Features.self, ExifConformance.self]
     )
 
     struct MakeTrip: AsyncParsableCommand {
@@ -38,6 +38,19 @@ struct BenchCommand: AsyncParsableCommand {
             let degraded = labels.files.values.filter { $0.degradation != nil }.count
             print(String(format: "%d files (%d scenes, %d degraded, %d corrupt) in %@/photos, labels in %@/labels.json, %.1fs",
                          labels.files.count, labels.scenes, degraded, labels.files.values.filter(\.corrupt).count, out, out, Date().timeIntervalSince(t0)))
+        }
+    }
+
+    struct MakeSources: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "make-sources",
+            abstract: "Write procedural source images (for make-trip when no real photos are at hand, as in CI).")
+        @Option(help: "Output folder.") var out: String
+        @Option(help: "How many.") var count: Int = 8
+        @Option(help: "Width in pixels (height is 3/4 of it).") var width: Int = 800
+        func run() throws {
+            try ProceduralScene.writeSources(count: count, to: out, width: width, height: width * 3 / 4)
+            print("\(count) procedural sources in \(out)")
         }
     }
 

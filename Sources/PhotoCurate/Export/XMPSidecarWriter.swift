@@ -27,6 +27,11 @@ public struct XMPSidecarWriter {
         public var rating: Int
         public var label: String?
         public var keywords: [String]
+        public init(rating: Int, label: String?, keywords: [String]) {
+            self.rating = rating
+            self.label = label
+            self.keywords = keywords
+        }
     }
 
     public static func tags(for p: Manifest.Photo, picks: Int) -> Tags? {

@@ -8,8 +8,8 @@ import Foundation
 /// JPEGs are opened with the largest `shrink` (2, 4, 8) that keeps the long edge
 /// at or above the target, then resized with Lanczos3: cheaper than
 /// `vips_thumbnail`, which pre-shrinks a 12 MP file by only 2×. The image is then
-/// rotated upright by its EXIF Orientation. Small photos are upscaled, so every
-/// metric sees the same scale.
+/// rotated upright by its EXIF Orientation. Photos smaller than the target are
+/// analysed at their own size, never upscaled.
 public struct Decoder: Sendable {
     public var longEdge: Int
     public var maxPixels: Int
@@ -62,7 +62,10 @@ public struct Decoder: Sendable {
             }
             // Failure modes are fixed when a file is opened, so strict decoding reopens it.
             let image = shrink > 1 || strict ? try VImage.open(path, shrink: shrink, strict: strict) : header
-            let scale = Double(longEdge) / Double(max(image.width, image.height))
+            // Never upscale: it adds no detail and blurs grain into smooth
+            // patches the noise estimate cannot see. Photos at or above
+            // `longEdge` (every camera photo) are all measured at the same scale.
+            let scale = min(1, Double(longEdge) / Double(max(image.width, image.height)))
             // Round the target size, then derive per-axis scales from it, so the
             // output size is exact and the same for every decode of the file.
             let tw = max(1, Int((Double(image.width) * scale).rounded()))

@@ -40,8 +40,17 @@ public struct ImportStage: PerPhotoStage {
     public func process(_ photo: IdentifiedPhoto) async throws -> ImportedPhoto {
         let needPixels = pixelKeys.contains { photo.cached[$0] == nil }
         if let data = photo.cached[key], let outcome = try? JSONDecoder().decode(ImportOutcome.self, from: data) {
-            if case .failed = outcome { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false) }
-            if !needPixels { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false) }
+            guard case .facts = outcome, needPixels else {
+                return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false)
+            }
+            // Facts are known; only an analyzer changed: decode the pixels alone.
+            do {
+                let (header, loader) = try importer.decoder.openHeader(photo.file.path)
+                let image = try importer.decoder.decode(photo.file.path, header: header, loader: loader).image
+                return ImportedPhoto(identified: photo, outcome: outcome, image: image, fresh: false)
+            } catch let e as PhotoError {
+                return ImportedPhoto(identified: photo, outcome: .failed(ErrorInfo(e)), image: nil, fresh: true)
+            }
         }
         do {
             let (facts, image) = try importer.load(photo.file, decode: needPixels)

@@ -143,10 +143,26 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Noise
 
-    /// Immerkær's fast noise estimate, σ = √(π/2)/(6N) Σ|I∗M|, per 32-px tile;
-    /// the mean of the flattest 10 % of unclipped tiles, where texture cannot pass for noise.
+    /// Immerkær's fast noise estimate, σ = √(π/2)/(6N) Σ|I∗M|, per tile; the mean
+    /// of the flattest 10 % of unclipped tiles, where texture cannot pass for noise.
+    /// Measured at full and at half resolution, keeping the larger: the mask sees
+    /// only pixel-scale noise, and grain spread over 2 px (demosaiced, or in a
+    /// photo near the analysis size) is pixel-scale again at half resolution.
     func noiseLevel(_ y: [Float], _ w: Int, _ h: Int) -> Double {
-        let tile = 32
+        let full = Self.immerkaer(y, w, h, tile: 32)
+        let hw = w / 2, hh = h / 2
+        guard hw > 20, hh > 20 else { return full }
+        var half = [Float](repeating: 0, count: hw * hh)
+        for yy in 0..<hh {
+            for xx in 0..<hw {
+                let i = 2 * yy * w + 2 * xx
+                half[yy * hw + xx] = 0.25 * (y[i] + y[i + 1] + y[i + w] + y[i + w + 1])
+            }
+        }
+        return max(full, Self.immerkaer(half, hw, hh, tile: 16))
+    }
+
+    static func immerkaer(_ y: [Float], _ w: Int, _ h: Int, tile: Int) -> Double {
         guard w >= tile + 2, h >= tile + 2 else { return 0 }
         var sigmas: [Float] = []
         y.withUnsafeBufferPointer { p in

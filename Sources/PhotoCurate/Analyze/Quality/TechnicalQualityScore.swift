@@ -10,6 +10,15 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
     public var overall: Double
     public var measurements: Measurements
 
+    public init(sharpness: Double, exposure: Double, noise: Double, composition: Double, overall: Double, measurements: Measurements) {
+        self.sharpness = sharpness
+        self.exposure = exposure
+        self.noise = noise
+        self.composition = composition
+        self.overall = overall
+        self.measurements = measurements
+    }
+
     public struct Measurements: Codable, Sendable, Equatable {
         /// Edge spread σ in analysis pixels, in the sharpest tiles (lower is sharper).
         public var edgeWidth: Double
@@ -35,6 +44,15 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var saliencyY: Double
         /// Fraction of the frame that is salient.
         public var subjectSize: Double
+
+        public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
+                    noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
+                    whitePoint: Double, blackPoint: Double, saliencyX: Double, saliencyY: Double, subjectSize: Double) {
+            self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
+            self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
+            self.clippedHighlights = clippedHighlights; self.clippedShadows = clippedShadows; self.dynamicRange = dynamicRange
+            self.whitePoint = whitePoint; self.blackPoint = blackPoint; self.saliencyX = saliencyX; self.saliencyY = saliencyY; self.subjectSize = subjectSize
+        }
     }
 
     /// One line per score, for `photocurate inspect`.

@@ -1,0 +1,62 @@
+import Foundation
+import PhotoCurate
+import PhotoCurateBench
+
+/// Builds test photos from nothing: procedural scenes with real texture and
+/// edges, encoded by libvips, with EXIF written by `ExifWriter`.
+///
+/// ```swift
+/// let dir = try FixtureFactory.temporaryDirectory()
+/// let jpeg = try FixtureFactory.jpeg(scene: 3, width: 640, height: 480, exif: fields)
+/// ```
+public enum FixtureFactory {
+    /// A JPEG of a procedural scene, optionally with EXIF and stored rotated by
+    /// `exif.orientation` (so that, turned upright, it shows the same scene).
+    public static func jpeg(scene: Int, width: Int = 640, height: Int = 480, exif: ExifWriter.Fields? = nil,
+                            shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, quality: Int = 92) throws -> [UInt8] {
+        try Vips.start()
+        var img = try VImage.from(pixels: ProceduralScene.pixels(scene: scene, width: width, height: height, shiftX: shiftX), width: width, height: height, bands: 3)
+        if gain != 1 { img = try img.linear().linear(a: [gain, gain, gain], b: [0, 0, 0]).fromLinear().castUChar() }
+        if blur > 0 { img = try img.gaussblur(blur).castUChar() }
+        if noise > 0 {
+            let n = try (0..<3).map { try VImage.noise(width: width, height: height, sigma: noise, seed: scene * 3 + $0) }
+            img = try img.adding(VImage.bandjoin(n[0], n[1], n[2])).castUChar()
+        }
+        switch exif?.orientation ?? 1 {
+        case 6: img = try img.rotated(quarterTurns: 3)
+        case 8: img = try img.rotated(quarterTurns: 1)
+        case 3: img = try img.rotated(quarterTurns: 2)
+        default: break
+        }
+        let bytes = try img.jpeg(quality: quality)
+        return exif.map { ExifWriter.insert($0, into: bytes) } ?? bytes
+    }
+
+    public static func exif(time: String?, offset: String? = "+01:00", lat: Double? = nil, lon: Double? = nil, orientation: Int? = nil) -> ExifWriter.Fields {
+        var f = ExifWriter.Fields()
+        f.make = "Fixture"
+        f.model = "Factory 1"
+        f.dateTimeOriginal = time
+        f.offsetTimeOriginal = time == nil ? nil : offset
+        f.latitude = lat
+        f.longitude = lon
+        f.orientation = orientation
+        return f
+    }
+
+    public static func temporaryDirectory(_ name: String = "photocurate-test") throws -> String {
+        let dir = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A folder of procedural "source photos" for the trip generator.
+    public static func sources(count: Int, in dir: String, width: Int = 800, height: Int = 600) throws {
+        try ProceduralScene.writeSources(count: count, to: dir, width: width, height: height)
+    }
+}

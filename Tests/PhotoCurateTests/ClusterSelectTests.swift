@@ -1,0 +1,68 @@
+import Foundation
+import PhotoCurate
+import PhotoCurateBench
+import XCTest
+
+final class ClusterSelectTests: XCTestCase {
+    /// A unit vector near `base` (scene), with a small deterministic perturbation.
+    func print(scene: Int, jitter: Int) -> FeaturePrint {
+        var rng = SeededRandom(seed: UInt64(scene) * 1000 + 1)
+        var v = (0..<32).map { _ in Float(rng.uniform(-1, 1)) }
+        var j = SeededRandom(seed: UInt64(scene * 100 + jitter + 7))
+        v = v.map { $0 + Float(j.uniform(-0.15, 0.15)) }
+        let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        return FeaturePrint(vector: v.map { $0 / n })
+    }
+
+    func testMomentsVisualGroupsAndUntrustedTimes() throws {
+        var inputs: [ClusterInput] = []
+        // Scene 0: burst at t=0..4 s; scene 1: 2 minutes later, 500 m away; scene 2: 3 hours later.
+        for k in 0..<3 { inputs.append(ClusterInput(epoch: Double(k * 2), latitude: 45, longitude: 12, print: print(scene: 0, jitter: k), quality: 0.5, path: "a\(k)")) }
+        for k in 0..<3 { inputs.append(ClusterInput(epoch: 120 + Double(k), latitude: 45.0045, longitude: 12, print: print(scene: 1, jitter: k), quality: 0.5, path: "b\(k)")) }
+        for k in 0..<2 { inputs.append(ClusterInput(epoch: 3 * 3600 + Double(k), latitude: nil, longitude: nil, print: print(scene: 2, jitter: k), quality: 0.5, path: "c\(k)")) }
+        // No trusted time and no GPS: must still join scene 1's group.
+        inputs.append(ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: print(scene: 1, jitter: 9), quality: 0.5, path: "z"))
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.clusters.count, 3)
+        XCTAssertEqual(Set(c.clusterOf[0..<3]).count, 1)
+        XCTAssertEqual(c.clusterOf[8], c.clusterOf[3])
+        XCTAssertEqual(c.momentOf[8], c.momentOf[3], "the untrusted photo adopts its group's moment")
+        XCTAssertNotEqual(c.momentOf[0], c.momentOf[3], "500 m apart is another moment, even 2 minutes later")
+        XCTAssertEqual(Metrics.adjustedRand(truth: [0, 0, 0, 1, 1, 1, 2, 2, 1], predicted: c.clusterOf), 1, accuracy: 1e-9)
+    }
+
+    func testSelectionPicksBestPerGroupAndNeverNearDuplicates() throws {
+        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
+        let qualities: [[Double]] = [[0.9, 0.3, 0.5], [0.4, 0.8], [0.7]]
+        for (s, qs) in qualities.enumerated() {
+            for (k, q) in qs.enumerated() {
+                let p = print(scene: s, jitter: k)
+                inputs.append(ClusterInput(epoch: Double(s * 10_000 + k), latitude: nil, longitude: nil, print: p, quality: q, path: "s\(s)-\(k)"))
+                var t = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q,
+                                              measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                                  noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                                  whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1))
+                t.overall = q
+                sel.append(SelectInput(path: "s\(s)-\(k)", technical: t, localHour: 12, timeLabel: "12:00", print: p))
+            }
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        let p = try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])
+        let s = try SelectStage(parameters: p).run((sel, c))
+        XCTAssertEqual(s.picks.map { sel[$0].path }, ["s0-0", "s1-1", "s2-0"], "one per group, best first, no near-duplicates")
+        XCTAssertTrue(s.reasons[1].contains { $0.contains("beaten by s0-0") })
+        XCTAssertTrue(s.reasons[0].first!.contains("of 3 in burst"))
+        let again = try SelectStage(parameters: p).run((sel, c))
+        XCTAssertEqual(again.picks, s.picks)
+    }
+
+    func testMetrics() {
+        XCTAssertEqual(Metrics.auc(positive: [3, 4], negative: [1, 2])!, 1)
+        XCTAssertEqual(Metrics.auc(positive: [1], negative: [1])!, 0.5)
+        XCTAssertEqual(Metrics.adjustedRand(truth: [0, 0, 1, 1], predicted: [5, 5, 7, 7]), 1, accuracy: 1e-12)
+        XCTAssertLessThan(Metrics.adjustedRand(truth: [0, 0, 1, 1], predicted: [0, 1, 0, 1]), 0.01)
+        let pw = Metrics.pairwise(truth: [0, 0, 1], predicted: [0, 0, 0])
+        XCTAssertEqual(pw.precision, 1.0 / 3, accuracy: 1e-12)
+        XCTAssertEqual(pw.recall, 1)
+    }
+}

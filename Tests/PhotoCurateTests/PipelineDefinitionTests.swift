@@ -1,0 +1,41 @@
+import Foundation
+import PhotoCurate
+import XCTest
+
+final class PipelineDefinitionTests: XCTestCase {
+    func testShippedPipelinesParse() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for name in ["trip.yml", "nightly.yml"] {
+            let def = try PipelineDefinition.load(path: root.appendingPathComponent("pipelines/\(name)").path)
+            XCTAssertFalse(def.name.isEmpty)
+        }
+        let trip = try PipelineDefinition.load(path: root.appendingPathComponent("pipelines/trip.yml").path)
+        XCTAssertEqual(trip.parameters("cluster")["similarity"], 0.75)
+        XCTAssertEqual(trip.parameters("cluster")["timeWindow"], 600)
+        XCTAssertEqual(trip.parameters("select").int("top"), 20)
+    }
+
+    func testErrorsNameFileLineAndAllowedValues() {
+        func error(_ yaml: String) -> String {
+            do { _ = try PipelineDefinition.parse(yaml, source: "p.yml"); return "" } catch { return "\(error)" }
+        }
+        let unknownStage = error("name: x\nstages:\n  clustr:\n    similarity: 0.7\n")
+        XCTAssertTrue(unknownStage.hasPrefix("p.yml:3:"), unknownStage)
+        XCTAssertTrue(unknownStage.contains("allowed: import, quality"), unknownStage)
+        let unknownParam = error("name: x\nstages:\n  cluster:\n    similarty: 0.7\n")
+        XCTAssertTrue(unknownParam.hasPrefix("p.yml:4:"), unknownParam)
+        XCTAssertTrue(unknownParam.contains("similarity"), unknownParam)
+        let badValue = error("name: x\nstages:\n  cluster:\n    similarity: 1.7\n")
+        XCTAssertTrue(badValue.contains("0…1"), badValue)
+        XCTAssertTrue(error("name: x\nstages:\n  select:\n    top: many\n").contains("must be a number"))
+        XCTAssertEqual(error("name: x\nstages:\n  select:\n    top: 7\n"), "")
+    }
+
+    func testOverrides() throws {
+        var def = PipelineDefinition.defaults()
+        try def.apply(override: "cluster.similarity=0.8")
+        XCTAssertEqual(def.parameters("cluster")["similarity"], 0.8)
+        XCTAssertThrowsError(try def.apply(override: "cluster.similarity"))
+        XCTAssertThrowsError(try def.apply(override: "nope.x=1"))
+    }
+}

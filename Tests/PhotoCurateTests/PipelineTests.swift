@@ -1,0 +1,137 @@
+import Foundation
+import PhotoCurate
+import PhotoCurateBench
+import PhotoCurateTestSupport
+import XCTest
+
+/// End-to-end runs over small generated trips.
+final class PipelineTests: XCTestCase {
+    static var tripDir: String = ""
+
+    /// A generated trip: 5 scenes from procedural sources, small frames.
+    static func makeTrip() async throws -> String {
+        if !tripDir.isEmpty { return tripDir }
+        let root = try FixtureFactory.temporaryDirectory("photocurate-trip")
+        try FixtureFactory.sources(count: 5, in: root + "/sources", width: 800, height: 600)
+        var g = TripGenerator(sources: root + "/sources", out: root + "/trip", seed: 3)
+        g.scenes = 5
+        g.longEdge = 640
+        g.corruptFiles = 3
+        _ = try await g.generate()
+        tripDir = root + "/trip"
+        return tripDir
+    }
+
+    func options(_ root: String, cache: String?) -> CurationRunner.Options {
+        var o = CurationRunner.Options(root: root)
+        o.cachePath = cache
+        o.jobs = 2
+        try! o.pipeline.set("import", "longEdge", 384)
+        return o
+    }
+
+    func testSecondRunRecomputesNothingAndChangesAreNoticed() async throws {
+        let trip = try await Self.makeTrip()
+        let work = try FixtureFactory.temporaryDirectory()
+        try FileManager.default.copyItem(atPath: trip + "/photos", toPath: work + "/photos")
+        let cache = work + "/cache.sqlite"
+        let first = try await CurationRunner(options: options(work + "/photos", cache: cache)).run()
+        XCTAssertEqual(first.cachedPhotos, 0)
+        XCTAssertEqual(first.computedPhotos, first.records.count)
+        let second = try await CurationRunner(options: options(work + "/photos", cache: cache)).run()
+        XCTAssertEqual(second.computedPhotos, 0, "an unchanged folder recomputes nothing")
+        XCTAssertEqual(second.cachedPhotos, first.records.count)
+        XCTAssertEqual(second.problems.count, first.problems.count, "bad files are remembered, not re-read")
+
+        // A renamed photo keeps its results (same content hash); a changed one is recomputed.
+        let names = try FileManager.default.contentsOfDirectory(atPath: work + "/photos").sorted()
+        let usable = first.usable.map { (first.records[$0].file.path as NSString).lastPathComponent }
+        let renamed = usable[0], changed = usable[1]
+        XCTAssert(names.contains(renamed))
+        try FileManager.default.moveItem(atPath: work + "/photos/" + renamed, toPath: work + "/photos/renamed-" + renamed)
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: 999, width: 320, height: 240), to: work + "/photos/" + changed)
+        let third = try await CurationRunner(options: options(work + "/photos", cache: cache)).run()
+        let computed = third.records.filter { !$0.computed.isEmpty }.map { ($0.file.path as NSString).lastPathComponent }
+        XCTAssertEqual(computed, [changed])
+
+        // A new analyzer parameter recomputes that analyzer only.
+        var o = options(work + "/photos", cache: cache)
+        try o.pipeline.set("quality", "tiles", 4)
+        let fourth = try await CurationRunner(options: o).run()
+        let usableCount = fourth.usable.count
+        XCTAssertEqual(fourth.records.filter { $0.computed == ["quality"] }.count, usableCount)
+
+        let stats = try CacheStore(path: cache).stats()
+        XCTAssertGreaterThan(stats.files, 0)
+        let pruned = try CacheStore(path: cache).prune(current: nil)
+        XCTAssertEqual(pruned.files, 1, "the renamed-away path is forgotten")
+    }
+
+    func testManifestIsDeterministicApartFromRunSection() async throws {
+        let trip = try await Self.makeTrip()
+        func manifest() async throws -> [String: Any] {
+            let started = Date()
+            let r = try await CurationRunner(options: options(trip + "/photos", cache: nil)).run()
+            let m = Manifest(r, startedAt: started, finishedAt: Date())
+            var obj = try JSONSerialization.jsonObject(with: try m.json()) as! [String: Any]
+            obj.removeValue(forKey: "run")
+            return obj
+        }
+        let a = try await manifest(), b = try await manifest()
+        let da = try JSONSerialization.data(withJSONObject: a, options: [.sortedKeys])
+        let db = try JSONSerialization.data(withJSONObject: b, options: [.sortedKeys])
+        XCTAssertEqual(da, db)
+        XCTAssertEqual((a["schema"] as? String), Manifest.schemaId)
+    }
+
+    func testRunOnTripReportsBadFilesAndPicksDistinctScenes() async throws {
+        let trip = try await Self.makeTrip()
+        let labels = try TripLabels.read(trip + "/labels.json")
+        var o = options(trip + "/photos", cache: nil)
+        try o.pipeline.set("select", "top", 5)
+        let r = try await CurationRunner(options: o).run()
+        let corrupt = labels.files.filter { $0.value.corrupt }.count
+        XCTAssertEqual(r.records.count, labels.files.count)
+        // Truncated and non-image files are errors; a garbage-filled JPEG may decode as damaged instead.
+        XCTAssertGreaterThanOrEqual(r.problems.count, corrupt - 1)
+        for p in r.problems { XCTAssertTrue(p.message.contains(trip + "/photos/"), "names the file: \(p.message)") }
+        let m = Manifest(r, startedAt: Date(), finishedAt: Date())
+        let report = TripScorer.score(labels: labels, manifest: m)
+        XCTAssertEqual(report.top.corruptPicked, 0)
+        XCTAssertEqual(report.top.sameSceneDuplicatePairs, 0)
+        XCTAssertGreaterThan(report.clustering.ari, 0.5)
+        XCTAssertEqual(m.picks.count, min(5, report.clustering.predictedGroups))
+        for p in m.picks { XCTAssertFalse(p.reasons.isEmpty) }
+    }
+
+    func testFewPhotosStillGiveAManifest() async throws {
+        let dir = try FixtureFactory.temporaryDirectory()
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 320, height: 240, exif: FixtureFactory.exif(time: "2024:01:01 10:00:00")), to: dir + "/a.jpg")
+        try FixtureFactory.write(Array("x".utf8), to: dir + "/b.jpg")
+        let r = try await CurationRunner(options: options(dir, cache: nil)).run()
+        let m = Manifest(r, startedAt: Date(), finishedAt: Date())
+        XCTAssertEqual(m.summary.usable, 1)
+        XCTAssertNotNil(m.summary.note)
+        XCTAssertEqual(m.errors.count, 1)
+        let out = dir + "/out"
+        try Exporter(outDir: out).write(m, csv: true, contactSheet: true, thumbnail: 96)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/manifest.json"))
+        XCTAssertEqual(try Manifest.read(out + "/manifest.json").photos.count, 2)
+        XCTAssertTrue(try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8).hasPrefix("path,selected,rank"))
+        XCTAssertNotNil(try? VImage.open(out + "/contact-sheet.jpg"))
+    }
+
+    func testBoundedMapLimitsWorkInFlight() async throws {
+        actor Gauge { var now = 0, peak = 0
+            func enter() { now += 1; peak = max(peak, now) }
+            func leave() { now -= 1 } }
+        let g = Gauge()
+        var seen: [Int] = []
+        try await BoundedMap.run(Array(0..<40), limit: 3, transform: { i -> Int in
+            await g.enter(); try? await Task.sleep(nanoseconds: 1_000_000); await g.leave(); return i
+        }, consume: { seen.append($0) })
+        let peak = await g.peak
+        XCTAssertLessThanOrEqual(peak, 3)
+        XCTAssertEqual(seen.sorted(), Array(0..<40))
+    }
+}
