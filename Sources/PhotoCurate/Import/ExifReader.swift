@@ -54,14 +54,11 @@ public struct ExifReader {
         bytes.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
 
         let order = exif_data_get_byte_order(data)
-        var any = false
         func entry(_ ifd: ExifIfd, _ tag: UInt32) -> UnsafeMutablePointer<ExifEntry>? {
             guard let content = withUnsafeMutablePointer(to: &data.pointee.ifd, { p in
                 p.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) { $0[Int(ifd.rawValue)] }
             }) else { return nil }
-            guard let e = exif_content_get_entry(content, ExifTag(rawValue: tag)) else { return nil }
-            any = true
-            return e
+            return exif_content_get_entry(content, ExifTag(rawValue: tag))
         }
         func string(_ ifd: ExifIfd, _ tag: UInt32) -> String? {
             guard let e = entry(ifd, tag), let d = e.pointee.data, e.pointee.size > 0 else { return nil }
@@ -141,7 +138,12 @@ public struct ExifReader {
         if let alt = rationals(gps, 0x0006)?.first {
             fields.altitude = integer(gps, 0x0005) == 1 ? -alt : alt
         }
-        if !any { fields.warnings.append("EXIF block could not be parsed") }
+        let entries = withUnsafeMutablePointer(to: &data.pointee.ifd) { p in
+            p.withMemoryRebound(to: UnsafeMutablePointer<ExifContent>?.self, capacity: Int(EXIF_IFD_COUNT.rawValue)) { ifds in
+                (0..<Int(EXIF_IFD_COUNT.rawValue)).reduce(0) { $0 + Int(ifds[$1]?.pointee.count ?? 0) }
+            }
+        }
+        if entries == 0 { fields.warnings.append("EXIF block could not be parsed (\(blob.count) bytes)") }
         return fields
     }
 }
