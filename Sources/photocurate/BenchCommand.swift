@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark harness: make labelled trips, score manifests, measure throughput.",
-        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Features.self, ExifConformance.self]
+        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Features.self, Speed.self, ExifConformance.self]
     )
 
     struct MakeTrip: AsyncParsableCommand {
@@ -51,6 +51,25 @@ struct BenchCommand: AsyncParsableCommand {
         func run() throws {
             try ProceduralScene.writeSources(count: count, to: out, width: width, height: width * 3 / 4)
             print("\(count) procedural sources in \(out)")
+        }
+    }
+
+    struct Speed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Throughput: cold and warm photos/s against libvips' own thumbnail decode, peak RSS, per-stage split, scaling table.")
+        @Argument(help: "Folder of photos.") var folder: String
+        @Option(help: "Parallel tasks (default: cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @Option(help: "Comma-separated sizes for the scaling table (files repeat; cache bypassed), e.g. 100,1000,10000.") var scale: String = ""
+        @Flag(help: "Print JSON.") var json = false
+        func run() async throws {
+            let sizes = scale.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let r = try await SpeedBench.run(folder: folder, jobs: jobs, scaling: sizes)
+            if json {
+                let enc = JSONEncoder(); enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try enc.encode(r), as: UTF8.self))
+            } else {
+                print(SpeedBench.render(r), terminator: "")
+            }
         }
     }
 

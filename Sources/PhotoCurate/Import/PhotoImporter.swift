@@ -14,13 +14,23 @@ public struct PhotoImporter: Sendable {
     public static let version = 1
 
     public var decoder: Decoder
+    /// Where per-stage time goes (exif, decode); optional.
+    public var clock: StageClock?
 
-    public init(decoder: Decoder = Decoder()) { self.decoder = decoder }
+    public init(decoder: Decoder = Decoder(), clock: StageClock? = nil) {
+        self.decoder = decoder
+        self.clock = clock
+    }
+
+    func timed<T>(_ stage: String, _ body: () throws -> T) rethrows -> T {
+        guard let clock else { return try body() }
+        return try clock.measure(stage, body)
+    }
 
     /// Reads the facts; when `decode` is true also the analysis image, from the same header.
     public func load(_ file: PhotoFile, decode: Bool) throws -> (PhotoFacts, AnalysisImage?) {
         try checkReadable(file)
-        let (header, loader) = try decoder.openHeader(file.path)
+        let (header, loader) = try timed("exif") { try decoder.openHeader(file.path) }
         var facts = PhotoFacts(pixelWidth: header.width, pixelHeight: header.height, format: loader)
         var blob = header.blob("exif-data")
         if blob == nil, loader == "tiffload" {
@@ -28,7 +38,7 @@ public struct PhotoImporter: Sendable {
             blob = Self.head(of: file.path, bytes: 1 << 20)
         }
         if let blob {
-            apply(ExifReader.read(blob), to: &facts)
+            apply(timed("exif") { ExifReader.read(blob) }, to: &facts)
         }
         if let o = header.int("orientation"), (1...8).contains(o), facts.orientation == 1, o != 1 {
             facts.orientation = o
@@ -40,7 +50,7 @@ public struct PhotoImporter: Sendable {
             facts.timeTrusted = false
         }
         guard decode else { return (facts, nil) }
-        let (image, damage) = try decoder.decode(file.path, header: header, loader: loader)
+        let (image, damage) = try timed("decode") { try decoder.decode(file.path, header: header, loader: loader) }
         if let damage {
             facts.damaged = damage
             facts.warnings.append("damaged image data: \(damage)")

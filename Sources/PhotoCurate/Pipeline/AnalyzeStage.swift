@@ -9,8 +9,10 @@ public struct AnalyzeStage: PerPhotoStage {
     public let qualityKey: ResultKey
     public let featureKey: ResultKey
     public let importKey: ResultKey
+    public var clock: StageClock?
 
-    public init(quality: QualityAnalyzer, featurePrint: FeaturePrintAnalyzer, upstream: String, importKey: ResultKey) {
+    public init(quality: QualityAnalyzer, featurePrint: FeaturePrintAnalyzer, upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
+        self.clock = clock
         self.quality = quality
         self.featurePrint = featurePrint
         self.qualityKey = quality.key(upstream: upstream)
@@ -36,7 +38,7 @@ public struct AnalyzeStage: PerPhotoStage {
             if let d = id.cached[qualityKey], let q = try? dec.decode(TechnicalQualityScore.self, from: d) {
                 record.quality = q
             } else if let image = photo.image {
-                let q = quality.analyze(image)
+                let q = clock.map { c in c.measure(QualityAnalyzer.id) { quality.analyze(image) } } ?? quality.analyze(image)
                 record.quality = q
                 fresh.append((qualityKey, try enc.encode(q)))
                 record.computed.append(QualityAnalyzer.id)
@@ -44,7 +46,7 @@ public struct AnalyzeStage: PerPhotoStage {
             if let d = id.cached[featureKey], let f = try? dec.decode(FeaturePrint.self, from: d) {
                 record.featurePrint = f
             } else if let image = photo.image {
-                let f = featurePrint.analyze(image)
+                let f = clock.map { c in c.measure(FeaturePrintAnalyzer.id) { featurePrint.analyze(image) } } ?? featurePrint.analyze(image)
                 record.featurePrint = f
                 fresh.append((featureKey, try enc.encode(f)))
                 record.computed.append(FeaturePrintAnalyzer.id)

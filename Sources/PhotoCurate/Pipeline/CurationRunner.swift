@@ -47,15 +47,16 @@ public final class CurationRunner {
         try Vips.start()
         let decoder = Decoder(longEdge: p.parameters("import").int("longEdge"),
                               maxPixels: Int(p.parameters("import")["maxMegapixels"] * 1_000_000))
-        let importer = PhotoImporter(decoder: decoder)
+        let clock = StageClock()
+        let importer = PhotoImporter(decoder: decoder, clock: clock)
         let upstream = ImportStage.upstreamHash(decoder)
         let quality = QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id))
         let feature = FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id))
         let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
-        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, upstream: upstream, importKey: importKey)
+        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, upstream: upstream, importKey: importKey, clock: clock)
         let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys)
         let cache = try options.cachePath.map { try CacheStore(path: $0) }
-        let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys)
+        let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys, clock: clock)
 
         options.progress?.handle(.stage("scan"))
         var t0 = Date()
@@ -90,6 +91,8 @@ public final class CurationRunner {
         try writer.flush()
         let cancelled = Task.isCancelled
         timings["analyse"] = Date().timeIntervalSince(t0)
+        // Task-seconds per per-photo stage (they overlap across `jobs` tasks).
+        for (k, v) in clock.snapshot { timings["task." + k] = v }
 
         records.sort { $0.file.path.utf8.lexicographicallyPrecedes($1.file.path.utf8) }
         let usable = records.indices.filter { records[$0].usable }

@@ -18,16 +18,20 @@ public struct IdentifyStage: PerPhotoStage {
     public static let id = "identify"
     let cache: CacheStore?
     let keys: [ResultKey]
+    let clock: StageClock?
 
-    public init(cache: CacheStore?, keys: [ResultKey]) {
+    public init(cache: CacheStore?, keys: [ResultKey], clock: StageClock? = nil) {
         self.cache = cache
         self.keys = keys
+        self.clock = clock
     }
 
     public func process(_ file: PhotoFile) async throws -> IdentifiedPhoto {
+        let t0 = DispatchTime.now().uptimeNanoseconds
         let known = try cache?.knownHash(for: file)
         let hash = try known ?? StableHash.file(at: file.path)
         let cached = try cache?.results(for: hash, keys: keys) ?? [:]
+        clock?.add("identify", Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
         return IdentifiedPhoto(file: file, contentHash: hash, cached: cached, knownByPath: known != nil)
     }
 }
