@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "photocurate", targets: ["photocurate"]),
         .library(name: "PhotoCurate", targets: ["PhotoCurate"]),
+        .library(name: "PhotoCurateBench", targets: ["PhotoCurateBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

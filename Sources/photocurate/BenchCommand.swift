@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark harness: make labelled trips, score manifests, measure throughput.",
-        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Features.self, Speed.self, ExifConformance.self]
+        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
     )
 
     struct MakeTrip: AsyncParsableCommand {
@@ -70,6 +70,19 @@ struct BenchCommand: AsyncParsableCommand {
             } else {
                 print(SpeedBench.render(r), terminator: "")
             }
+        }
+    }
+
+    struct Cluster: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Time clustering of N synthetic photos (scenes of 5) and check it finds the scenes.")
+        @Option(help: "How many photos.") var photos: Int = 100_000
+        func run() throws {
+            let inputs = SyntheticPrints.inputs(photos)
+            let t0 = Date()
+            let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+            let secs = Date().timeIntervalSince(t0)
+            let ari = photos <= 20_000 ? String(format: ", ARI %.3f", Metrics.adjustedRand(truth: (0..<photos).map { $0 / 5 }, predicted: c.clusterOf)) : ""
+            print(String(format: "%d photos clustered in %.2fs: %d moments, %d visual groups (truth %d)%@", photos, secs, c.moments.count, c.clusters.count, (photos + 4) / 5, ari))
         }
     }
 

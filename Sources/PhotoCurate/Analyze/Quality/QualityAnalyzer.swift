@@ -65,11 +65,11 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Sharpness
 
-    struct EdgeStats { var width: Double; var global: Double; var motion: Double; var count: Int }
+    public struct EdgeStats { public var width: Double; public var global: Double; public var motion: Double; public var count: Int }
 
     /// Edge spread on a copy smoothed in proportion to the noise, so grain does
     /// not pass for fine edges; the smoothing's own spread is then taken out.
-    func edgeSpread(_ y: [Float], _ w: Int, _ h: Int, noise: Double) -> EdgeStats {
+    public func edgeSpread(_ y: [Float], _ w: Int, _ h: Int, noise: Double) -> EdgeStats {
         let smoothing = Float(min(2.5, max(0.7, 0.35 * noise)))
         let s = smoothing <= 0.75 ? ImageOps.binomial(y, w, h) : ImageOps.gaussian(y, w, h, sigma: smoothing)
         let minContrast = Float(max(12, 5 * noise)), minGradient = Float(max(2, 0.5 * noise))
@@ -125,7 +125,7 @@ public struct QualityAnalyzer: Analyzer {
         return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count)
     }
 
-    func laplacianVariance(_ y: [Float], _ w: Int, _ h: Int) -> Double {
+    public func laplacianVariance(_ y: [Float], _ w: Int, _ h: Int) -> Double {
         guard w > 2, h > 2 else { return 0 }
         var sum = 0.0, sum2 = 0.0
         y.withUnsafeBufferPointer { p in
@@ -148,7 +148,7 @@ public struct QualityAnalyzer: Analyzer {
     /// Measured at full and at half resolution, keeping the larger: the mask sees
     /// only pixel-scale noise, and grain spread over 2 px (demosaiced, or in a
     /// photo near the analysis size) is pixel-scale again at half resolution.
-    func noiseLevel(_ y: [Float], _ w: Int, _ h: Int) -> Double {
+    public func noiseLevel(_ y: [Float], _ w: Int, _ h: Int) -> Double {
         let full = Self.immerkaer(y, w, h, tile: 32)
         let hw = w / 2, hh = h / 2
         guard hw > 20, hh > 20 else { return full }
@@ -196,9 +196,9 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Exposure
 
-    struct ExposureStats { var mean: Double; var high: Double; var low: Double; var range: Double; var white: Double; var black: Double }
+    public struct ExposureStats { public var mean: Double; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double }
 
-    func exposureStats(_ y: [Float]) -> ExposureStats {
+    public func exposureStats(_ y: [Float]) -> ExposureStats {
         var hist = [Int](repeating: 0, count: 256)
         var sum = 0.0
         for v in y { hist[min(255, max(0, Int(v)))] += 1; sum += Double(v) }
@@ -217,7 +217,7 @@ public struct QualityAnalyzer: Analyzer {
 
     /// Clipped highlights and shadows, a missing bright end (under-exposure leaves
     /// no highlights even in a dark scene), and a mean far from mid-grey.
-    func exposureScore(_ e: ExposureStats) -> Double {
+    public func exposureScore(_ e: ExposureStats) -> Double {
         let highlight = exp(-max(0, e.high - 0.01) * 15)
         let shadow = exp(-max(0, e.low - 0.03) * 8)
         let brightEnd = pow(min(1, e.white / 0.7), 2)
@@ -228,7 +228,7 @@ public struct QualityAnalyzer: Analyzer {
     // MARK: Composition
 
     /// Spectral-residual saliency (Hou & Zhang 2007) on a 64×64 luma map.
-    func saliency(_ y: [Float], _ w: Int, _ h: Int) -> (x: Double, y: Double, size: Double) {
+    public func saliency(_ y: [Float], _ w: Int, _ h: Int) -> (x: Double, y: Double, size: Double) {
         let n = 64
         var re = ImageOps.resample(y, w, h, to: n, n)
         var im = [Float](repeating: 0, count: n * n)
