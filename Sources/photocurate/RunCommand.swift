@@ -71,7 +71,8 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
-        var options = CurationRunner.Options(root: (folder as NSString).standardizingPath)
+        // Absolute, so manifest paths and --link targets work from anywhere.
+        var options = CurationRunner.Options(root: URL(fileURLWithPath: folder).standardizedFileURL.path)
         options.pipeline = definition
         options.jobs = jobs
         options.cachePath = noCache ? nil : (cache ?? CacheStore.defaultPath())

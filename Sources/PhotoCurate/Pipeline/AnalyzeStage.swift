@@ -26,33 +26,34 @@ public struct AnalyzeStage: PerPhotoStage {
         let id = photo.identified
         var record = PhotoRecord(file: id.file, contentHash: id.contentHash, computed: [])
         var fresh: [(ResultKey, Data)] = []
-        let enc = JSONEncoder()
-        enc.outputFormatting = .sortedKeys
-        if photo.fresh { fresh.append((importKey, try enc.encode(photo.outcome))); record.computed.append(PhotoImporter.id) }
+        if photo.fresh { fresh.append((importKey, try Self.encoder.encode(photo.outcome))); record.computed.append(PhotoImporter.id) }
         switch photo.outcome {
         case .failed(let e):
             record.error = e
         case .facts(let facts):
             record.facts = facts
-            let dec = JSONDecoder()
-            if let d = id.cached[qualityKey], let q = try? dec.decode(TechnicalQualityScore.self, from: d) {
-                record.quality = q
-            } else if let image = photo.image {
-                let q = clock.map { c in c.measure(QualityAnalyzer.id) { quality.analyze(image) } } ?? quality.analyze(image)
-                record.quality = q
-                fresh.append((qualityKey, try enc.encode(q)))
-                record.computed.append(QualityAnalyzer.id)
-            }
-            if let d = id.cached[featureKey], let f = try? dec.decode(FeaturePrint.self, from: d) {
-                record.featurePrint = f
-            } else if let image = photo.image {
-                let f = clock.map { c in c.measure(FeaturePrintAnalyzer.id) { featurePrint.analyze(image) } } ?? featurePrint.analyze(image)
-                record.featurePrint = f
-                fresh.append((featureKey, try enc.encode(f)))
-                record.computed.append(FeaturePrintAnalyzer.id)
-            }
+            record.quality = try resolve(quality, qualityKey, photo, &fresh, &record.computed)
+            record.featurePrint = try resolve(featurePrint, featureKey, photo, &fresh, &record.computed)
         }
         let entry = fresh.isEmpty && id.knownByPath ? nil : CacheStore.Entry(file: id.file, contentHash: id.contentHash, results: fresh)
         return (record, entry)
+    }
+
+    /// Key-sorted, so the same result is stored as the same bytes.
+    private static var encoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = .sortedKeys
+        return e
+    }
+
+    /// The cached result if there is one; otherwise computed on the decoded image and queued for the cache.
+    private func resolve<A: Analyzer>(_ analyzer: A, _ key: ResultKey, _ photo: ImportedPhoto,
+                                      _ fresh: inout [(ResultKey, Data)], _ computed: inout [String]) throws -> A.Output? {
+        if let d = photo.identified.cached[key], let v = try? JSONDecoder().decode(A.Output.self, from: d) { return v }
+        guard let image = photo.image else { return nil }
+        let v = clock.map { c in c.measure(A.id) { analyzer.analyze(image) } } ?? analyzer.analyze(image)
+        fresh.append((key, try Self.encoder.encode(v)))
+        computed.append(A.id)
+        return v
     }
 }
