@@ -124,29 +124,61 @@ public struct ClusterStage: BarrierStage {
         return assemble(photos, groups, momentFinal, sim)
     }
 
-    /// Moment ids for trusted-time photos; −1 for the others until they are adopted.
+    /// Moment ids for trusted-time photos, numbered in time order; −1 for the
+    /// others until they are adopted. Geotagged photos make the moments (time
+    /// gap or distance from the moment's centre); a photo without GPS joins the
+    /// moment of its nearest geotagged neighbour in time, so a burst whose first
+    /// frame lacks GPS is not glued to the previous scene.
     func moments(_ photos: [ClusterInput]) -> [Int] {
         let gap = parameters["timeWindow"], radius = parameters["locationRadius"]
         var out = [Int](repeating: -1, count: photos.count)
         let timed = photos.indices.filter { photos[$0].epoch != nil }
             .sorted { (photos[$0].epoch!, photos[$0].path) < (photos[$1].epoch!, photos[$1].path) }
+        let geo = timed.filter { photos[$0].latitude != nil && photos[$0].longitude != nil }
         var id = -1
         var lastTime = -Double.infinity
         var centre: (lat: Double, lon: Double, n: Double)?
-        for i in timed {
-            let p = photos[i]
-            var split = p.epoch! - lastTime > gap
-            if !split, let c = centre, let la = p.latitude, let lo = p.longitude {
-                split = Geo.haversine(c.lat, c.lon, la, lo) > radius
+        for i in geo {
+            let p = photos[i], la = p.latitude!, lo = p.longitude!
+            if p.epoch! - lastTime > gap || centre.map({ Geo.haversine($0.lat, $0.lon, la, lo) > radius }) == true {
+                id += 1
+                centre = nil
             }
-            if split { id += 1; centre = nil }
-            if let la = p.latitude, let lo = p.longitude {
-                if let c = centre { centre = ((c.lat * c.n + la) / (c.n + 1), (c.lon * c.n + lo) / (c.n + 1), c.n + 1) } else { centre = (la, lo, 1) }
-            }
+            if let c = centre { centre = ((c.lat * c.n + la) / (c.n + 1), (c.lon * c.n + lo) / (c.n + 1), c.n + 1) } else { centre = (la, lo, 1) }
             out[i] = id
             lastTime = p.epoch!
         }
-        return out
+        // Photos without GPS: nearest geotagged neighbour in time, within the window.
+        let geoTimes = geo.map { photos[$0].epoch! }
+        var loneLast = -Double.infinity
+        for i in timed where out[i] < 0 {
+            let t = photos[i].epoch!
+            var lo = 0, hi = geoTimes.count
+            while lo < hi { let mid = (lo + hi) / 2; if geoTimes[mid] < t { lo = mid + 1 } else { hi = mid } }
+            var best: (Double, Int)?
+            for k in [lo - 1, lo] where k >= 0 && k < geoTimes.count {
+                let d = abs(geoTimes[k] - t)
+                if d <= gap, best == nil || d < best!.0 { best = (d, out[geo[k]]) }
+            }
+            if let b = best {
+                out[i] = b.1
+            } else {
+                // No geotagged photo nearby: moments by time alone.
+                if t - loneLast > gap { id += 1 }
+                out[i] = id
+                loneLast = t
+            }
+        }
+        // Number moments by their first photo's time.
+        var first: [Int: (Double, String)] = [:]
+        for i in timed {
+            let key = (photos[i].epoch!, photos[i].path)
+            if let f = first[out[i]], f <= key { continue }
+            first[out[i]] = key
+        }
+        let order = first.keys.sorted { first[$0]! < first[$1]! }
+        let renumber = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        return out.map { $0 < 0 ? -1 : renumber[$0]! }
     }
 
     /// Average-linkage agglomeration inside one component; O(m³) on small m, chunked for large m.
