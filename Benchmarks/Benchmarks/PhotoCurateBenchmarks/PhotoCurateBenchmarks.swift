@@ -26,14 +26,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("quality: all metrics") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(q.analyze(img)) }
     }
-    Benchmark("quality: noise (Immerkær, two scales)") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(q.noiseLevel(img.luma, img.width, img.height)) }
+    Benchmark("quality: noise (Immerkær, two scales + chroma)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(q.noiseLevel(img)) }
     }
     Benchmark("quality: edge spread (sharpness)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(q.edgeSpread(img.luma, img.width, img.height, noise: 1)) }
     }
     Benchmark("quality: exposure histogram") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(q.exposureScore(q.exposureStats(img.luma))) }
+        for _ in benchmark.scaledIterations { blackHole(q.exposureScore(q.exposureStats(img.luma, img.width, img.height))) }
     }
     Benchmark("quality: spectral-residual saliency") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(q.saliency(img.luma, img.width, img.height)) }

@@ -16,12 +16,15 @@ import Foundation
 /// motion blur (one direction widened) is caught.
 public struct QualityAnalyzer: Analyzer {
     public static let id = "quality"
-    public static let version = 1
+    /// 2: chroma-confirmed noise, region clipping, tile/frame edge-width blend.
+    public static let version = 2
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
+        ParameterSpec("motionMinShare", 0.2, in: 0...0.5, "share of the edges a direction needs to count in the direction ratio (sparse directions are content, not motion)"),
+        ParameterSpec("clipBlock", 8, in: 1...32, integer: true, "block size (px) in which clipping is counted: speckles smaller than this are not clipping"),
         ParameterSpec("edgeWidthRef", 2.2, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
-        ParameterSpec("noiseRef", 2.5, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
+        ParameterSpec("noiseRef", 3.0, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
         ParameterSpec("weightSharpness", 0.40, in: 0...1, "exponent of sharpness in overall"),
         ParameterSpec("weightExposure", 0.30, in: 0...1, "exponent of exposure in overall"),
         ParameterSpec("weightNoise", 0.25, in: 0...1, "exponent of noise in overall"),
@@ -33,13 +36,15 @@ public struct QualityAnalyzer: Analyzer {
     public func analyze(_ image: AnalysisImage) -> TechnicalQualityScore {
         let w = image.width, h = image.height
         let y = image.luma
-        let noiseSigma = noiseLevel(y, w, h)
+        let noiseSigma = noiseLevel(image)
         let edges = edgeSpread(y, w, h, noise: noiseSigma)
         let lap = laplacianVariance(y, w, h)
-        let expo = exposureStats(y)
+        let expo = exposureStats(y, w, h)
         let sal = saliency(y, w, h)
 
-        let effWidth = edges.width * pow(max(1, edges.motion), 0.75)
+        // Sharpest tiles (a sharp subject on a soft background counts) blended with the whole
+        // frame (motion along the main edges widens the frame, not the sharpest tiles).
+        let effWidth = (edges.width * edges.global).squareRoot() * pow(max(1, edges.motion), 0.75)
         // Steep curves: each score is ~1 while its fault is absent and falls fast once it is there,
         // so one fault is enough to sink `overall` and a clean photo is not penalised for its content.
         let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 5))
@@ -120,7 +125,8 @@ public struct QualityAnalyzer: Analyzer {
         let tileMedians = perTile.filter { $0.count >= 12 }.map { ImageOps.percentile($0, 0.5) }
         let global = ImageOps.percentile(all, 0.5)
         let width = tileMedians.isEmpty ? global : ImageOps.percentile(tileMedians, parameters["sharpTileQuantile"])
-        let dirMedians = perDir.filter { $0.count >= max(20, all.count / 20) }.map { ImageOps.percentile($0, 0.5) }
+        let minShare = Int(Double(all.count) * parameters["motionMinShare"])
+        let dirMedians = perDir.filter { $0.count >= max(20, minShare) }.map { ImageOps.percentile($0, 0.5) }
         let motion = dirMedians.count >= 2 ? Double(dirMedians.max()! / max(0.05, dirMedians.min()!)) : 1
         return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count)
     }
@@ -145,11 +151,16 @@ public struct QualityAnalyzer: Analyzer {
 
     /// Immerkær's fast noise estimate, σ = √(π/2)/(6N) Σ|I∗M|, per tile; the mean
     /// of the flattest 10 % of unclipped tiles, where texture cannot pass for noise.
-    /// Measured at full and at half resolution, keeping the larger: the mask sees
-    /// only pixel-scale noise, and grain spread over 2 px (demosaiced, or in a
-    /// photo near the analysis size) is pixel-scale again at half resolution.
-    public func noiseLevel(_ y: [Float], _ w: Int, _ h: Int) -> Double {
-        let full = Self.immerkaer(y, w, h, tile: 32)
+    ///
+    /// The mask sees only pixel-scale noise. Grain spread over 2 px (demosaiced, or
+    /// in a photo near the analysis size) is pixel-scale again at half resolution,
+    /// but so is fine texture (grass, sand). The half-resolution reading is
+    /// therefore believed only as far as the chroma channels (R−G, B−G), where
+    /// sensor grain shows and scene texture mostly does not, confirm it:
+    /// σ = max(σ_luma, min(σ_luma/2, σ_chroma)).
+    public func noiseLevel(_ image: AnalysisImage) -> Double {
+        let y = image.luma, w = image.width, h = image.height
+        let full = Self.immerkaer(y, gate: y, w, h, tile: 32)
         let hw = w / 2, hh = h / 2
         guard hw > 20, hh > 20 else { return full }
         var half = [Float](repeating: 0, count: hw * hh)
@@ -159,33 +170,48 @@ public struct QualityAnalyzer: Analyzer {
                 half[yy * hw + xx] = 0.25 * (y[i] + y[i + 1] + y[i + w] + y[i + w + 1])
             }
         }
-        return max(full, Self.immerkaer(half, hw, hh, tile: 16))
+        let coarse = Self.immerkaer(half, gate: half, hw, hh, tile: 16)
+        guard coarse > full else { return full }
+        var rg = [Float](repeating: 0, count: w * h), bg = rg
+        image.rgb.withUnsafeBufferPointer { p in
+            for i in 0..<(w * h) {
+                let g = Float(p[3 * i + 1])
+                rg[i] = Float(p[3 * i]) - g
+                bg[i] = Float(p[3 * i + 2]) - g
+            }
+        }
+        let chroma = max(Self.immerkaer(rg, gate: y, w, h, tile: 32), Self.immerkaer(bg, gate: y, w, h, tile: 32))
+        return max(full, min(coarse, chroma))
     }
 
-    static func immerkaer(_ y: [Float], _ w: Int, _ h: Int, tile: Int) -> Double {
+    /// Per-tile Immerkær estimate of `values`; tiles whose `gate` (luma) mean is
+    /// near black or white are skipped, since clipping flattens noise away.
+    static func immerkaer(_ values: [Float], gate: [Float], _ w: Int, _ h: Int, tile: Int) -> Double {
         guard w >= tile + 2, h >= tile + 2 else { return 0 }
         var sigmas: [Float] = []
-        y.withUnsafeBufferPointer { p in
-            var ty = 1
-            while ty + tile <= h - 1 {
-                var tx = 1
-                while tx + tile <= w - 1 {
-                    var acc: Float = 0, mean: Float = 0
-                    for yy in ty..<(ty + tile) {
-                        for xx in tx..<(tx + tile) {
-                            let i = yy * w + xx
-                            let v = 4 * p[i] - 2 * (p[i - 1] + p[i + 1] + p[i - w] + p[i + w]) + (p[i - w - 1] + p[i - w + 1] + p[i + w - 1] + p[i + w + 1])
-                            acc += abs(v)
-                            mean += p[i]
+        values.withUnsafeBufferPointer { p in
+            gate.withUnsafeBufferPointer { g in
+                var ty = 1
+                while ty + tile <= h - 1 {
+                    var tx = 1
+                    while tx + tile <= w - 1 {
+                        var acc: Float = 0, mean: Float = 0
+                        for yy in ty..<(ty + tile) {
+                            for xx in tx..<(tx + tile) {
+                                let i = yy * w + xx
+                                let v = 4 * p[i] - 2 * (p[i - 1] + p[i + 1] + p[i - w] + p[i + w]) + (p[i - w - 1] + p[i - w + 1] + p[i + w - 1] + p[i + w + 1])
+                                acc += abs(v)
+                                mean += g[i]
+                            }
                         }
+                        mean /= Float(tile * tile)
+                        if mean > 10, mean < 245 {
+                            sigmas.append(acc * Float((Double.pi / 2).squareRoot()) / (6 * Float(tile * tile)))
+                        }
+                        tx += tile
                     }
-                    mean /= Float(tile * tile)
-                    if mean > 10, mean < 245 {
-                        sigmas.append(acc * Float((Double.pi / 2).squareRoot()) / (6 * Float(tile * tile)))
-                    }
-                    tx += tile
+                    ty += tile
                 }
-                ty += tile
             }
         }
         guard !sigmas.isEmpty else { return 0 }
@@ -198,7 +224,10 @@ public struct QualityAnalyzer: Analyzer {
 
     public struct ExposureStats { public var mean: Double; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double }
 
-    public func exposureStats(_ y: [Float]) -> ExposureStats {
+    /// Luma histogram statistics. Clipping is counted in regions (8×8 blocks whose
+    /// mean is clipped), so dark or bright speckles in texture are not "clipped
+    /// shadows", while a blown sky or a crushed black area is.
+    public func exposureStats(_ y: [Float], _ w: Int, _ h: Int) -> ExposureStats {
         var hist = [Int](repeating: 0, count: 256)
         var sum = 0.0
         for v in y { hist[min(255, max(0, Int(v)))] += 1; sum += Double(v) }
@@ -209,8 +238,10 @@ public struct QualityAnalyzer: Analyzer {
             for (i, c) in hist.enumerated() { acc += c; if acc > target { return Double(i) } }
             return 255
         }
-        let high = Double(hist[250...].reduce(0, +)) / n
-        let low = Double(hist[...5].reduce(0, +)) / n
+        let b = parameters.int("clipBlock"), bw = max(1, w / b), bh = max(1, h / b)
+        let blocks = ImageOps.resample(y, w, h, to: bw, bh)
+        let high = Double(blocks.filter { $0 >= 250 }.count) / Double(blocks.count)
+        let low = Double(blocks.filter { $0 <= 5 }.count) / Double(blocks.count)
         let white = pct(0.99) / 255, black = pct(0.01) / 255
         return ExposureStats(mean: sum / n / 255, high: high, low: low, range: white - black, white: white, black: black)
     }
