@@ -2,7 +2,11 @@
 // Micro-benchmarks (ordo-one/benchmark). A separate package so that `swift test`
 // in the project never builds the benchmark framework.
 //   cd Benchmarks && swift package benchmark
+import Foundation
 import PackageDescription
+
+// A path dependency is identified by its folder's name, whatever the clone is called.
+let engine = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "PhotoCurateBenchmarks",
@@ -16,8 +20,8 @@ let package = Package(
             name: "PhotoCurateBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "PhotoCurate", package: "photocurate"),
-                .product(name: "PhotoCurateBench", package: "photocurate"),
+                .product(name: "PhotoCurate", package: engine),
+                .product(name: "PhotoCurateBench", package: engine),
             ],
             path: "Benchmarks/PhotoCurateBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
