@@ -17,7 +17,8 @@ import Foundation
 public struct QualityAnalyzer: Analyzer {
     public static let id = "quality"
     /// 2: chroma-confirmed noise, region clipping, tile/frame edge-width blend.
-    public static let version = 2
+    /// 3: edge-width medians from 0.01 px histograms instead of sorts (same values to 0.01 px).
+    public static let version = 3
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -79,13 +80,15 @@ public struct QualityAnalyzer: Analyzer {
         let s = smoothing <= 0.75 ? ImageOps.binomial(y, w, h) : ImageOps.gaussian(y, w, h, sigma: smoothing)
         let minContrast = Float(max(12, 5 * noise)), minGradient = Float(max(2, 0.5 * noise))
         let tiles = parameters.int("tiles")
-        var perTile = [[Float]](repeating: [], count: tiles * tiles)
-        var perDir = [[Float]](repeating: [], count: 4)
-        var all: [Float] = []
+        // Widths go into 0.01 px histograms (0–12 px): medians in O(n), no sorting.
+        var perTile = [SpreadHistogram](repeating: SpreadHistogram(), count: tiles * tiles)
+        var perDir = [SpreadHistogram](repeating: SpreadHistogram(), count: 4)
+        var all = SpreadHistogram()
         let k: Float = 6, margin = 8
         let root2pi = Float(sqrt(2 * Double.pi))
         guard w > 2 * margin + 2, h > 2 * margin + 2 else { return EdgeStats(width: 0, global: 0, motion: 1, count: 0) }
-        var gx = [Float](repeating: 0, count: w * h), gy = gx, g = gx
+        var gxa = [Float](repeating: 0, count: w * h), gya = gxa, ga = gxa
+        gxa.withUnsafeMutableBufferPointer { gx in gya.withUnsafeMutableBufferPointer { gy in ga.withUnsafeMutableBufferPointer { g in
         s.withUnsafeBufferPointer { p in
             for yy in 1..<(h - 1) {
                 for xx in 1..<(w - 1) {
@@ -112,21 +115,22 @@ public struct QualityAnalyzer: Analyzer {
                     guard contrast >= minContrast else { continue }
                     let raw = min(12, contrast / (m * root2pi))
                     let sigma = (max(0.01, raw * raw - smoothing * smoothing)).squareRoot()
-                    all.append(sigma)
+                    all.add(sigma)
                     let t = min(tiles - 1, yy * tiles / h) * tiles + min(tiles - 1, xx * tiles / w)
-                    perTile[t].append(sigma)
+                    perTile[t].add(sigma)
                     var ang = atan2(uy, ux)
                     if ang < 0 { ang += .pi }
-                    perDir[min(3, Int((ang + .pi / 8) / (.pi / 4)) % 4)].append(sigma)
+                    perDir[min(3, Int((ang + .pi / 8) / (.pi / 4)) % 4)].add(sigma)
                 }
             }
         }
+        } } }
         guard all.count >= 10 else { return EdgeStats(width: 0, global: 0, motion: 1, count: all.count) }
-        let tileMedians = perTile.filter { $0.count >= 12 }.map { ImageOps.percentile($0, 0.5) }
-        let global = ImageOps.percentile(all, 0.5)
+        let tileMedians = perTile.filter { $0.count >= 12 }.map { $0.quantile(0.5) }
+        let global = all.quantile(0.5)
         let width = tileMedians.isEmpty ? global : ImageOps.percentile(tileMedians, parameters["sharpTileQuantile"])
         let minShare = Int(Double(all.count) * parameters["motionMinShare"])
-        let dirMedians = perDir.filter { $0.count >= max(20, minShare) }.map { ImageOps.percentile($0, 0.5) }
+        let dirMedians = perDir.filter { $0.count >= max(20, minShare) }.map { $0.quantile(0.5) }
         let motion = dirMedians.count >= 2 ? Double(dirMedians.max()! / max(0.05, dirMedians.min()!)) : 1
         return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count)
     }
@@ -307,5 +311,30 @@ public struct QualityAnalyzer: Analyzer {
         let thirds = max(0, 1 - best / 0.35)
         let centred = 0.6 * max(0, 1 - hypot(x - 0.5, y - 0.5) / 0.35)
         return max(thirds, centred)
+    }
+}
+
+/// Counts of edge widths in 0.01 px bins from 0 to 12 px; quantiles by a cumulative scan.
+struct SpreadHistogram {
+    static let bins = 1201
+    private(set) var counts = [UInt32](repeating: 0, count: SpreadHistogram.bins)
+    private(set) var count = 0
+
+    @inline(__always)
+    mutating func add(_ sigma: Float) {
+        counts[min(Self.bins - 1, max(0, Int((sigma * 100).rounded())))] += 1
+        count += 1
+    }
+
+    /// The value at rank round((count − 1) · p), as a sorted array would give it (to 0.01 px).
+    func quantile(_ p: Double) -> Float {
+        guard count > 0 else { return .nan }
+        let rank = min(count - 1, max(0, Int((Double(count - 1) * p).rounded())))
+        var acc = 0
+        for (b, c) in counts.enumerated() {
+            acc += Int(c)
+            if acc > rank { return Float(b) / 100 }
+        }
+        return Float(Self.bins - 1) / 100
     }
 }
