@@ -7,7 +7,8 @@ import PhotoCurate
 /// let r = try await SpeedBench.run(folder: "/tmp/trip/photos", jobs: 2, scaling: [100, 1000])
 /// ```
 /// - reference: libvips' own `vips_thumbnail` of every file to the analysis size,
-///   pixels copied out, with the same number of parallel tasks;
+///   pixels copied out, with the same number of parallel tasks (median of `repeats`,
+///   alternating with the cold runs);
 /// - cold: the whole pipeline with an empty cache (scan → select → manifest);
 /// - warm: the same again, everything cached;
 /// - scaling: cold runs over N files (repeated through symlinks, cache bypassed,
@@ -33,6 +34,7 @@ public enum SpeedBench {
         /// Seconds per stage in the cold run: task-seconds for the per-photo stages, wall for the rest.
         public var split: [String: Double]
         public var scaling: [Row]
+        public var repeats: Int
     }
 
     public static func resetPeakRSS() {
@@ -66,10 +68,11 @@ public enum SpeedBench {
         return row("decode reference (vips_thumbnail)", ok, Date().timeIntervalSince(t0))
     }
 
-    public static func run(folder: String, jobs: Int, scaling: [Int], pipeline: PipelineDefinition = .defaults()) async throws -> Report {
+    /// `repeats` alternates reference and cold runs (each cold run on a new, empty
+    /// cache) and reports the medians, so one noisy run cannot decide the ratio.
+    public static func run(folder: String, jobs: Int, scaling: [Int], repeats: Int = 3, pipeline: PipelineDefinition = .defaults()) async throws -> Report {
         let files = try FolderScanner().scan(folder).files.map(\.path)
         let longEdge = pipeline.parameters("import").int("longEdge")
-        let reference = try await reference(files, jobs: jobs, longEdge: longEdge)
 
         let cacheDir = NSTemporaryDirectory() + "photocurate-speed-\(getpid())"
         try? FileManager.default.removeItem(atPath: cacheDir)
@@ -89,7 +92,14 @@ public enum SpeedBench {
             let export = Date().timeIntervalSince(e0)
             return (row(label, r.records.count, Date().timeIntervalSince(t0)), r, export)
         }
-        let (cold, coldResult, export) = try await endToEnd("cold (empty cache)", options)
+        var references: [Row] = [], colds: [(Row, CurationRunner.Result, Double)] = []
+        for _ in 0..<max(1, repeats) {
+            references.append(try await reference(files, jobs: jobs, longEdge: longEdge))
+            try? FileManager.default.removeItem(atPath: cacheDir)
+            colds.append(try await endToEnd("cold (empty cache)", options))
+        }
+        let reference = references.sorted { $0.seconds < $1.seconds }[references.count / 2]
+        let (cold, coldResult, export) = colds.sorted { $0.0.seconds < $1.0.seconds }[colds.count / 2]
         let (warm, _, _) = try await endToEnd("warm (all cached)", options)
         var split: [String: Double] = [:]
         for (k, v) in coldResult.timings where k.hasPrefix("task.") { split[String(k.dropFirst(5))] = (v * 1000).rounded() / 1000 }
@@ -113,11 +123,11 @@ public enum SpeedBench {
         return Report(folder: folder, jobs: jobs, reference: reference, cold: cold, warm: warm,
                       coldOverDecode: (cold.photosPerSecond / max(1e-9, reference.photosPerSecond) * 1000).rounded() / 1000,
                       warmSpeedup: (warm.photosPerSecond / max(1e-9, cold.photosPerSecond) * 10).rounded() / 10,
-                      split: split, scaling: rows)
+                      split: split, scaling: rows, repeats: max(1, repeats))
     }
 
     public static func render(_ r: Report) -> String {
-        var out = "folder \(r.folder), \(r.jobs) jobs\n"
+        var out = "folder \(r.folder), \(r.jobs) jobs; reference and cold rows are medians of \(r.repeats) alternating runs\n"
         out += "| run | photos | seconds | photos/s | peak RSS MB |\n|---|---|---|---|---|\n"
         for row in [r.reference, r.cold, r.warm] + r.scaling {
             out += "| \(row.label) | \(row.photos) | \(String(format: "%.2f", row.seconds)) | \(String(format: "%.1f", row.photosPerSecond)) | \(String(format: "%.0f", row.peakRSSMB)) |\n"

@@ -60,10 +60,11 @@ struct BenchCommand: AsyncParsableCommand {
         @Argument(help: "Folder of photos.") var folder: String
         @Option(help: "Parallel tasks (default: cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
         @Option(help: "Comma-separated sizes for the scaling table (files repeat; cache bypassed), e.g. 100,1000,10000.") var scale: String = ""
+        @Option(help: "Alternating reference/cold runs; medians are reported.") var repeats: Int = 3
         @Flag(help: "Print JSON.") var json = false
         func run() async throws {
             let sizes = scale.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            let r = try await SpeedBench.run(folder: folder, jobs: jobs, scaling: sizes)
+            let r = try await SpeedBench.run(folder: folder, jobs: jobs, scaling: sizes, repeats: repeats)
             if json {
                 let enc = JSONEncoder(); enc.outputFormatting = [.prettyPrinted, .sortedKeys]
                 print(String(decoding: try enc.encode(r), as: UTF8.self))
