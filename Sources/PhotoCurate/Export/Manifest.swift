@@ -109,7 +109,9 @@ public struct Manifest: Codable, Sendable {
         pipeline = r.pipeline.name
         parameters = r.pipeline.stages.mapValues { $0.dictionary }
         versions = Dictionary(uniqueKeysWithValues: StageCatalog.entries.map { ($0.id, $0.version) })
-        let note: String? = r.usable.count < 5
+        let note: String? = r.records.isEmpty
+            ? "no photos found (searched for: \(FolderScanner.extensions.sorted().joined(separator: ", ")))"
+            : r.usable.count < 5
             ? "only \(r.usable.count) usable photo\(r.usable.count == 1 ? "" : "s"): too few to curate; every usable photo is listed"
             : (sel.picks.count < top && r.usable.count >= top ? "\(sel.picks.count) distinct photos found; the rest would repeat a pick" : nil)
         summary = Summary(root: r.root, files: r.records.count, usable: r.usable.count, errors: r.problems.count,

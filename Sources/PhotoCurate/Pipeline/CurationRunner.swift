@@ -95,7 +95,8 @@ public final class CurationRunner {
         for (k, v) in clock.snapshot { timings["task." + k] = v }
 
         records.sort { $0.file.path.utf8.lexicographicallyPrecedes($1.file.path.utf8) }
-        let usable = records.indices.filter { records[$0].usable }
+        // Interrupted: what was computed is in the cache; the set is incomplete, so stop here.
+        let usable = cancelled ? [] : records.indices.filter { records[$0].usable }
 
         options.progress?.handle(.stage("cluster"))
         t0 = Date()
