@@ -49,7 +49,6 @@ public struct SelectStage: BarrierStage {
         func better(_ a: Int, _ b: Int) -> Bool { tech[a] != tech[b] ? tech[a] > tech[b] : photos[a].path < photos[b].path }
 
         // Context: uniqueness within the group, time of day, and how thinly the moment is covered.
-        let momentSizes = Dictionary(grouping: clustering.momentOf, by: { $0 }).mapValues(\.count)
         let groupsPerMoment = Dictionary(grouping: clustering.clusters, by: \.moment).mapValues(\.count)
         var scores: [PhotoScore] = []
         for i in 0..<n {
@@ -65,7 +64,6 @@ public struct SelectStage: BarrierStage {
             scores.append(PhotoScore(technical: tech[i], faces: nil, context: r6(context), overall: r6(overall),
                                      relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type))
         }
-        _ = momentSizes
 
         // Rejected burst members say what beat them.
         for c in clustering.clusters where c.photos.count > 1 {

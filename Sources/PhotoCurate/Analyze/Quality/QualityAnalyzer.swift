@@ -18,7 +18,8 @@ public struct QualityAnalyzer: Analyzer {
     public static let id = "quality"
     /// 2: chroma-confirmed noise, region clipping, tile/frame edge-width blend.
     /// 3: edge-width medians from 0.01 px histograms instead of sorts (same values to 0.01 px).
-    public static let version = 3
+    /// 4: the width blends the subject (saliency-weighted tiles) with the sharpest tiles.
+    public static let version = 4
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -43,9 +44,10 @@ public struct QualityAnalyzer: Analyzer {
         let expo = exposureStats(y, w, h)
         let sal = saliency(y, w, h)
 
-        // Sharpest tiles (a sharp subject on a soft background counts) blended with the whole
-        // frame (motion along the main edges widens the frame, not the sharpest tiles).
-        let effWidth = (edges.width * edges.global).squareRoot() * pow(max(1, edges.motion), 0.75)
+        // Where the subject is (tiles weighted by saliency: a shallow depth of field
+        // is not blur) blended with the sharpest tiles (a subject saliency missed).
+        let subject = Self.subjectWidth(edges.tileMedians, tiles: parameters.int("tiles"), saliency: sal.map, mapSize: 64) ?? edges.width
+        let effWidth = (subject * edges.width).squareRoot() * pow(max(1, edges.motion), 0.75)
         // Steep curves: each score is ~1 while its fault is absent and falls fast once it is there,
         // so one fault is enough to sink `overall` and a clean photo is not penalised for its content.
         let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 5))
@@ -65,13 +67,17 @@ public struct QualityAnalyzer: Analyzer {
             measurements: .init(edgeWidth: r(edges.width), edgeWidthGlobal: r(edges.global), motionRatio: r(edges.motion), edgeCount: edges.count,
                                 laplacianVariance: r(lap), noiseSigma: r(noiseSigma), meanLuma: r(expo.mean),
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
-                                whitePoint: r(expo.white), blackPoint: r(expo.black),
+                                whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size)))
     }
 
     // MARK: Sharpness
 
-    public struct EdgeStats { public var width: Double; public var global: Double; public var motion: Double; public var count: Int }
+    public struct EdgeStats {
+        public var width: Double; public var global: Double; public var motion: Double; public var count: Int
+        /// Median edge width per tile (row-major, `tiles`×`tiles`); nil where a tile has too few edges.
+        public var tileMedians: [Float?] = []
+    }
 
     /// Edge spread on a copy smoothed in proportion to the noise, so grain does
     /// not pass for fine edges; the smoothing's own spread is then taken out.
@@ -126,13 +132,14 @@ public struct QualityAnalyzer: Analyzer {
         }
         } } }
         guard all.count >= 10 else { return EdgeStats(width: 0, global: 0, motion: 1, count: all.count) }
-        let tileMedians = perTile.filter { $0.count >= 12 }.map { $0.quantile(0.5) }
+        let perTileMedian: [Float?] = perTile.map { $0.count >= 12 ? $0.quantile(0.5) : nil }
+        let tileMedians = perTileMedian.compactMap { $0 }
         let global = all.quantile(0.5)
         let width = tileMedians.isEmpty ? global : ImageOps.percentile(tileMedians, parameters["sharpTileQuantile"])
         let minShare = Int(Double(all.count) * parameters["motionMinShare"])
         let dirMedians = perDir.filter { $0.count >= max(20, minShare) }.map { $0.quantile(0.5) }
         let motion = dirMedians.count >= 2 ? Double(dirMedians.max()! / max(0.05, dirMedians.min()!)) : 1
-        return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count)
+        return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count, tileMedians: perTileMedian)
     }
 
     public func laplacianVariance(_ y: [Float], _ w: Int, _ h: Int) -> Double {
@@ -263,7 +270,7 @@ public struct QualityAnalyzer: Analyzer {
     // MARK: Composition
 
     /// Spectral-residual saliency (Hou & Zhang 2007) on a 64×64 luma map.
-    public func saliency(_ y: [Float], _ w: Int, _ h: Int) -> (x: Double, y: Double, size: Double) {
+    public func saliency(_ y: [Float], _ w: Int, _ h: Int) -> (x: Double, y: Double, size: Double, map: [Float]) {
         let n = 64
         var re = ImageOps.resample(y, w, h, to: n, n)
         var im = [Float](repeating: 0, count: n * n)
@@ -289,7 +296,7 @@ public struct QualityAnalyzer: Analyzer {
         var sal = (0..<(n * n)).map { re[$0] * re[$0] + im[$0] * im[$0] }
         sal = ImageOps.gaussian(sal, n, n, sigma: 2.5)
         let mean = sal.reduce(0, +) / Float(n * n)
-        guard mean > 0 else { return (0.5, 0.5, 0) }
+        guard mean > 0 else { return (0.5, 0.5, 0, sal) }
         var cx = 0.0, cy = 0.0, mass = 0.0, salient = 0
         for yy in 0..<n {
             for xx in 0..<n {
@@ -299,8 +306,8 @@ public struct QualityAnalyzer: Analyzer {
                 mass += Double(v); cx += Double(v) * (Double(xx) + 0.5) / Double(n); cy += Double(v) * (Double(yy) + 0.5) / Double(n)
             }
         }
-        guard mass > 0 else { return (0.5, 0.5, 0) }
-        return (cx / mass, cy / mass, Double(salient) / Double(n * n))
+        guard mass > 0 else { return (0.5, 0.5, 0, sal) }
+        return (cx / mass, cy / mass, Double(salient) / Double(n * n), sal)
     }
 
     /// 1 when the subject sits on a rule-of-thirds point, falling linearly with distance;
@@ -311,6 +318,28 @@ public struct QualityAnalyzer: Analyzer {
         let thirds = max(0, 1 - best / 0.35)
         let centred = 0.6 * max(0, 1 - hypot(x - 0.5, y - 0.5) / 0.35)
         return max(thirds, centred)
+    }
+}
+
+extension QualityAnalyzer {
+    /// Median of the tile edge widths weighted by how much of the saliency map
+    /// falls in each tile: sharpness where the subject is, not in the bokeh.
+    static func subjectWidth(_ tileMedians: [Float?], tiles: Int, saliency: [Float], mapSize n: Int) -> Double? {
+        guard tileMedians.count == tiles * tiles, saliency.count == n * n else { return nil }
+        var weights = [Double](repeating: 0, count: tiles * tiles)
+        for yy in 0..<n {
+            let row: Int = min(tiles - 1, yy * tiles / n) * tiles
+            for xx in 0..<n {
+                let col: Int = min(tiles - 1, xx * tiles / n)
+                weights[row + col] += Double(saliency[yy * n + xx])
+            }
+        }
+        let items = (0..<(tiles * tiles)).compactMap { t in tileMedians[t].map { (Double($0), weights[t]) } }.sorted { $0.0 < $1.0 }
+        let total = items.reduce(0) { $0 + $1.1 }
+        guard total > 0 else { return nil }
+        var acc = 0.0
+        for (v, wt) in items { acc += wt; if acc >= total / 2 { return v } }
+        return items.last?.0
     }
 }
 

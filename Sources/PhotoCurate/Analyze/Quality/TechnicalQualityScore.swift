@@ -39,6 +39,8 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         /// 99th and 1st percentiles of luma, 0–1.
         public var whitePoint: Double
         public var blackPoint: Double
+        /// Edge spread in the salient region (tile medians weighted by saliency).
+        public var subjectEdgeWidth: Double
         /// Centre of saliency, 0–1 in x and y.
         public var saliencyX: Double
         public var saliencyY: Double
@@ -47,11 +49,11 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
-                    whitePoint: Double, blackPoint: Double, saliencyX: Double, saliencyY: Double, subjectSize: Double) {
+                    whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double) {
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
             self.clippedHighlights = clippedHighlights; self.clippedShadows = clippedShadows; self.dynamicRange = dynamicRange
-            self.whitePoint = whitePoint; self.blackPoint = blackPoint; self.saliencyX = saliencyX; self.saliencyY = saliencyY; self.subjectSize = subjectSize
+            self.whitePoint = whitePoint; self.blackPoint = blackPoint; self.subjectEdgeWidth = subjectEdgeWidth; self.saliencyX = saliencyX; self.saliencyY = saliencyY; self.subjectSize = subjectSize
         }
     }
 
