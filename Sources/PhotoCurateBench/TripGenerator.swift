@@ -190,6 +190,20 @@ public struct TripGenerator {
         return labels
     }
 
+    /// The exposure change (EV) that pushes the brightest `fraction` of the frame to white.
+    static func evToClip(_ img: VImage, fraction: Double) throws -> Double {
+        let small = try img.resize(h: 64 / Double(img.width), v: 64 / Double(img.width)).srgb8()
+        let px = try small.bytes()
+        var lin: [Double] = []
+        for i in stride(from: 0, to: px.count - 2, by: 3) {
+            let y = (0.2126 * Double(px[i]) + 0.7152 * Double(px[i + 1]) + 0.0722 * Double(px[i + 2])) / 255
+            lin.append(y <= 0.04045 ? y / 12.92 : pow((y + 0.055) / 1.055, 2.4))
+        }
+        lin.sort()
+        let p = max(1e-4, lin[min(lin.count - 1, Int(Double(lin.count) * (1 - fraction)))])
+        return log2(1 / p) + 0.2
+    }
+
     /// Renders one frame: crop, handheld variation, exposure, white balance, degradation, noise, EXIF.
     static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int) throws -> [UInt8] {
         let src = try VImage.open(sourceDir + "/" + s.source, sequential: false).srgb8()
@@ -214,7 +228,12 @@ public struct TripGenerator {
 
         // Exposure and white balance in linear light.
         var ev = s.ev
-        if let d = s.degradation { if d.kind == "under" { ev -= d.strength } else if d.kind == "over" { ev += d.strength } }
+        if let d = s.degradation {
+            if d.kind == "under" { ev -= d.strength }
+            // "Over-exposed with clipped highlights": at least the brightest 5 % must clip,
+            // which +2 EV alone does not do to a dark scene.
+            else if d.kind == "over" { ev = max(ev + d.strength, try Self.evToClip(img, fraction: 0.05)) }
+        }
         let gain = pow(2, ev)
         img = try img.srgb8().linear().linear(a: [gain * s.wbR, gain, gain * s.wbB], b: [0, 0, 0]).fromLinear().castUChar()
 

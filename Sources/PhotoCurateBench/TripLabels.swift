@@ -5,6 +5,9 @@ public struct TripLabels: Codable, Sendable {
     public struct Degradation: Codable, Sendable, Equatable {
         /// "blur", "motion", "under", "over" or "noise".
         public var kind: String
+        /// blur: gaussian σ per 1000 px of long edge; motion: smear length per 1000 px;
+        /// under/over: EV (nominal: an "over" frame is pushed further when needed
+        /// until its brightest 5 % clip); noise: σ in 8-bit levels.
         public var strength: Double
     }
 

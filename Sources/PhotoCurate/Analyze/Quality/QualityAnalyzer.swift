@@ -19,10 +19,12 @@ public struct QualityAnalyzer: Analyzer {
     /// 2: chroma-confirmed noise, region clipping, tile/frame edge-width blend.
     /// 3: edge-width medians from 0.01 px histograms instead of sorts (same values to 0.01 px).
     /// 4: the width blends the subject (saliency-weighted tiles) with the sharpest tiles.
-    public static let version = 4
+    /// 5: only the direction ratio above `motionFree` counts as motion.
+    public static let version = 5
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
+        ParameterSpec("motionFree", 1.3, in: 1...3, "direction ratio that content alone reaches (wings, ripples); only the excess counts as motion"),
         ParameterSpec("motionMinShare", 0.2, in: 0...0.5, "share of the edges a direction needs to count in the direction ratio (sparse directions are content, not motion)"),
         ParameterSpec("clipBlock", 8, in: 1...32, integer: true, "block size (px) in which clipping is counted: speckles smaller than this are not clipping"),
         ParameterSpec("edgeWidthRef", 2.2, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
@@ -47,7 +49,7 @@ public struct QualityAnalyzer: Analyzer {
         // Where the subject is (tiles weighted by saliency: a shallow depth of field
         // is not blur) blended with the sharpest tiles (a subject saliency missed).
         let subject = Self.subjectWidth(edges.tileMedians, tiles: parameters.int("tiles"), saliency: sal.map, mapSize: 64) ?? edges.width
-        let effWidth = (subject * edges.width).squareRoot() * pow(max(1, edges.motion), 0.75)
+        let effWidth = (subject * edges.width).squareRoot() * pow(max(1, edges.motion / parameters["motionFree"]), 0.75)
         // Steep curves: each score is ~1 while its fault is absent and falls fast once it is there,
         // so one fault is enough to sink `overall` and a clean photo is not penalised for its content.
         let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 5))
