@@ -35,9 +35,6 @@ VipsImage *pcv_open(const char *path, int shrink, int sequential, int strict) {
     return vips_image_new_from_file(path, "access", access, "fail_on", fail, NULL);
 }
 
-VipsImage *pcv_open_buffer(const void *data, size_t len) {
-    return vips_image_new_from_buffer(data, len, "", "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
-}
 
 VipsImage *pcv_new_from_memory(const void *data, size_t len, int width, int height, int bands) {
     return vips_image_new_from_memory_copy(data, len, width, height, bands, VIPS_FORMAT_UCHAR);
@@ -53,7 +50,6 @@ int pcv_get_blob(VipsImage *image, const char *name, const void **data, size_t *
     return vips_image_get_blob(image, name, data, len);
 }
 
-void pcv_remove(VipsImage *image, const char *name) { vips_image_remove(image, name); }
 
 int pcv_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
     return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
@@ -138,12 +134,6 @@ int pcv_bandjoin3(VipsImage *a, VipsImage *b, VipsImage *c, VipsImage **out) {
     return vips_bandjoin(in, out, 3, NULL);
 }
 int pcv_cast_uchar(VipsImage *in, VipsImage **out) { return vips_cast_uchar(in, out, NULL); }
-int pcv_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, double grey) {
-    VipsArrayDouble *bg = vips_array_double_newv(3, grey, grey, grey);
-    int rc = vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_BACKGROUND, "background", bg, NULL);
-    vips_area_unref(VIPS_AREA(bg));
-    return rc;
-}
 int pcv_insert(VipsImage *main, VipsImage *sub, VipsImage **out, int x, int y) {
     return vips_insert(main, sub, out, x, y, NULL);
 }
@@ -158,12 +148,6 @@ int pcv_thumbnail(const char *path, VipsImage **out, int width) {
 }
 int pcv_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int strip) {
     return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", strip, NULL);
-}
-int pcv_jpegsave(VipsImage *in, const char *path, int quality) {
-    return vips_jpegsave(in, path, "Q", quality, NULL);
-}
-int pcv_pngsave_buffer(VipsImage *in, void **buf, size_t *len) {
-    return vips_pngsave_buffer(in, buf, len, NULL);
 }
 void *pcv_write_to_memory(VipsImage *in, size_t *len) { return vips_image_write_to_memory(in, len); }
 void pcv_free(void *p) { g_free(p); }

@@ -19,12 +19,10 @@ const char *pcv_loader_for(const char *path);
  * JPEG loader for shrink-on-load. strict != 0 fails on any decoder warning
  * (corrupt data); otherwise only truncated files fail. */
 VipsImage *pcv_open(const char *path, int shrink, int sequential, int strict);
-VipsImage *pcv_open_buffer(const void *data, size_t len);
 VipsImage *pcv_new_from_memory(const void *data, size_t len, int width, int height, int bands);
 
 int pcv_get_int(VipsImage *image, const char *name, int *out);
 int pcv_get_blob(VipsImage *image, const char *name, const void **data, size_t *len);
-void pcv_remove(VipsImage *image, const char *name);
 
 int pcv_resize(VipsImage *in, VipsImage **out, double hscale, double vscale);
 int pcv_copy_memory(VipsImage *in, VipsImage **out);
@@ -43,15 +41,12 @@ int pcv_gaussnoise(VipsImage **out, int width, int height, double sigma, int see
 int pcv_add(VipsImage *a, VipsImage *b, VipsImage **out);
 int pcv_bandjoin3(VipsImage *a, VipsImage *b, VipsImage *c, VipsImage **out);
 int pcv_cast_uchar(VipsImage *in, VipsImage **out);
-int pcv_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, double grey);
 int pcv_insert(VipsImage *main, VipsImage *sub, VipsImage **out, int x, int y);
 int pcv_black(VipsImage **out, int width, int height, int bands);
 int pcv_text(VipsImage **out, const char *text, int width, int dpi);
 int pcv_thumbnail(const char *path, VipsImage **out, int width);
 
 int pcv_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int strip);
-int pcv_jpegsave(VipsImage *in, const char *path, int quality);
-int pcv_pngsave_buffer(VipsImage *in, void **buf, size_t *len);
 
 /* Pixel access: a freshly g_malloc'd copy the caller frees with pcv_free. */
 void *pcv_write_to_memory(VipsImage *in, size_t *len);

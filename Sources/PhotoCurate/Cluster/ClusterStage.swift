@@ -47,7 +47,6 @@ public struct ClusterStage: BarrierStage {
         let n = photos.count
         let momentOf = moments(photos)
         let threshold = Float(parameters["similarity"])
-        let sim = SimilarityMatrix(photos.map(\.print))
 
         // Time order for the window (untrusted times last, by path, so the order is total).
         let order = (0..<n).sorted { a, b in
@@ -58,7 +57,11 @@ public struct ClusterStage: BarrierStage {
             default: return photos[a].path < photos[b].path
             }
         }
+        // One copy of the prints, in time order (100k × 417 floats is 167 MB); groups look theirs up by position.
         let ordered = SimilarityMatrix(order.map { photos[$0].print })
+        var position = [Int](repeating: 0, count: n)
+        for (k, i) in order.enumerated() { position[i] = k }
+        let sim = Positioned(matrix: ordered, position: position)
         var uf = UnionFind(n)
         func allowed(_ i: Int, _ j: Int) -> Bool {
             guard photos[i].epoch != nil, photos[j].epoch != nil else { return true }
@@ -182,7 +185,7 @@ public struct ClusterStage: BarrierStage {
     }
 
     /// Average-linkage agglomeration inside one component; O(m³) on small m, chunked for large m.
-    func averageLinkage(_ members: [Int], _ sim: SimilarityMatrix, _ threshold: Float, _ momentOf: [Int], _ photos: [ClusterInput]) -> [[Int]] {
+    func averageLinkage(_ members: [Int], _ sim: Positioned, _ threshold: Float, _ momentOf: [Int], _ photos: [ClusterInput]) -> [[Int]] {
         if members.count <= 2 { return [members] }
         if members.count > 400 {
             // Pathological component: fall back to time-ordered chunks, each agglomerated.
@@ -225,7 +228,7 @@ public struct ClusterStage: BarrierStage {
         return stride(from: 0, to: sorted.count, by: size).map { Array(sorted[$0..<min(sorted.count, $0 + size)]) }
     }
 
-    func assemble(_ photos: [ClusterInput], _ groups: [[Int]], _ momentOf: [Int], _ sim: SimilarityMatrix) -> Clustering {
+    func assemble(_ photos: [ClusterInput], _ groups: [[Int]], _ momentOf: [Int], _ sim: Positioned) -> Clustering {
         var clusterOf = [Int](repeating: -1, count: photos.count)
         var clusters: [PhotoCluster] = []
         for (gid, g) in groups.enumerated() {
@@ -259,6 +262,13 @@ public struct ClusterStage: BarrierStage {
         }
         return Clustering(moments: moments, clusters: clusters, momentOf: momentOf, clusterOf: clusterOf)
     }
+}
+
+/// Similarities among photos named by their input index, in a matrix stored in another order.
+struct Positioned {
+    let matrix: SimilarityMatrix
+    let position: [Int]
+    func among(_ photos: [Int]) -> [Float] { matrix.among(photos.map { position[$0] }) }
 }
 
 struct UnionFind {

@@ -53,12 +53,6 @@ public final class VImage {
         return VImage(p)
     }
 
-    public static func open(buffer: [UInt8]) throws -> VImage {
-        let p = buffer.withUnsafeBytes { pcv_open_buffer($0.baseAddress, $0.count) }
-        guard let p else { throw VipsError.take("load_buffer") }
-        return VImage(p)
-    }
-
     /// Wraps 8-bit interleaved pixels (copied).
     public static func from(pixels: [UInt8], width: Int, height: Int, bands: Int) throws -> VImage {
         let p = pixels.withUnsafeBytes { pcv_new_from_memory($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands)) }
@@ -82,8 +76,6 @@ public final class VImage {
         guard pcv_get_blob(ptr, name, &data, &len) == 0, let data, len > 0 else { return nil }
         return Array(UnsafeRawBufferPointer(start: data, count: len))
     }
-
-    public func removing(_ name: String) { pcv_remove(ptr, name) }
 
     @inline(__always)
     private func make(_ op: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws -> VImage {
@@ -116,9 +108,6 @@ public final class VImage {
     }
     public func adding(_ other: VImage) throws -> VImage { try make("add") { pcv_add(ptr, other.ptr, $0) } }
     public func castUChar() throws -> VImage { try make("cast") { pcv_cast_uchar(ptr, $0) } }
-    public func embed(x: Int, y: Int, width: Int, height: Int, grey: Double) throws -> VImage {
-        try make("embed") { pcv_embed(ptr, $0, Int32(x), Int32(y), Int32(width), Int32(height), grey) }
-    }
     public func inserting(_ sub: VImage, x: Int, y: Int) throws -> VImage {
         try make("insert") { pcv_insert(ptr, sub.ptr, $0, Int32(x), Int32(y)) }
     }
@@ -153,14 +142,6 @@ public final class VImage {
         var buf: UnsafeMutableRawPointer?
         var len = 0
         guard pcv_jpegsave_buffer(ptr, &buf, &len, Int32(quality), strip ? 1 : 0) == 0, let buf else { throw VipsError.take("jpegsave") }
-        defer { pcv_free(buf) }
-        return Array(UnsafeRawBufferPointer(start: buf, count: len))
-    }
-
-    public func png() throws -> [UInt8] {
-        var buf: UnsafeMutableRawPointer?
-        var len = 0
-        guard pcv_pngsave_buffer(ptr, &buf, &len) == 0, let buf else { throw VipsError.take("pngsave") }
         defer { pcv_free(buf) }
         return Array(UnsafeRawBufferPointer(start: buf, count: len))
     }
