@@ -41,9 +41,9 @@ struct InspectCommand: ParsableCommand {
         for w in facts.warnings { print("warning      \(w)") }
         print("")
         for (name, value, why) in quality.explanations {
-            print(String(format: "%-12@ %.3f  %@", name as NSString, value, why))
+            print(name.padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: "%.3f  ", value) + why)
         }
-        print(String(format: "%-12@ %.1f (reported, not scored)", "laplacian" as NSString, quality.measurements.laplacianVariance))
+        print("laplacian".padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: "%.1f (reported, not scored)", quality.measurements.laplacianVariance))
         print("featureprint \(fp.vector.count) floats, v\(FeaturePrintAnalyzer.version)")
     }
 }

@@ -61,7 +61,7 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
     public var explanations: [(String, Double, String)] {
         let m = measurements
         return [
-            ("sharpness", sharpness, String(format: "edges spread σ=%.2f px in the sharpest tiles (%.2f overall, direction ratio %.2f, %d edges)", m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
+            ("sharpness", sharpness, String(format: "edges spread σ=%.2f px on the subject, %.2f in the sharpest tiles, %.2f overall (direction ratio %.2f, %d edges)", m.subjectEdgeWidth, m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
             ("exposure", exposure, String(format: "mean luma %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped", m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows)),
             ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
