@@ -20,7 +20,8 @@ public struct QualityAnalyzer: Analyzer {
     /// 3: edge-width medians from 0.01 px histograms instead of sorts (same values to 0.01 px).
     /// 4: the width blends the subject (saliency-weighted tiles) with the sharpest tiles.
     /// 5: only the direction ratio above `motionFree` counts as motion.
-    public static let version = 5
+    /// 6: direction medians floored at 0.5 px before their ratio (below the analysis image's resolution).
+    public static let version = 6
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -140,7 +141,9 @@ public struct QualityAnalyzer: Analyzer {
         let width = tileMedians.isEmpty ? global : ImageOps.percentile(tileMedians, parameters["sharpTileQuantile"])
         let minShare = Int(Double(all.count) * parameters["motionMinShare"])
         let dirMedians = perDir.filter { $0.count >= max(20, minShare) }.map { $0.quantile(0.5) }
-        let motion = dirMedians.count >= 2 ? Double(dirMedians.max()! / max(0.05, dirMedians.min()!)) : 1
+        // Widths under 0.5 px are below what the analysis image resolves: floor them,
+        // or a ratio of two near-zero widths reads as motion blur.
+        let motion = dirMedians.count >= 2 ? Double(max(0.5, dirMedians.max()!) / max(0.5, dirMedians.min()!)) : 1
         return EdgeStats(width: Double(width), global: Double(global), motion: motion, count: all.count, tileMedians: perTileMedian)
     }
 
