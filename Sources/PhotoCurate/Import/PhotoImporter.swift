@@ -60,6 +60,11 @@ public struct PhotoImporter: Sendable {
 
     public func facts(for file: PhotoFile) throws -> PhotoFacts { try load(file, decode: false).0 }
 
+    /// Only the analysis image, for a photo whose facts are already known.
+    public func image(for file: PhotoFile) throws -> AnalysisImage {
+        try timed("decode") { try decoder.decode(file.path) }
+    }
+
     private func checkReadable(_ file: PhotoFile) throws {
         if file.size == 0 { throw PhotoError.empty(path: file.path) }
         if access(file.path, R_OK) != 0 {

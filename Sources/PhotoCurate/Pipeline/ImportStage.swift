@@ -45,10 +45,7 @@ public struct ImportStage: PerPhotoStage {
             }
             // Facts are known; only an analyzer changed: decode the pixels alone.
             do {
-                let image = try importer.timed("decode") {
-                    let (header, loader) = try importer.decoder.openHeader(photo.file.path)
-                    return try importer.decoder.decode(photo.file.path, header: header, loader: loader).image
-                }
+                let image = try importer.image(for: photo.file)
                 return ImportedPhoto(identified: photo, outcome: outcome, image: image, fresh: false)
             } catch let e as PhotoError {
                 return ImportedPhoto(identified: photo, outcome: .failed(ErrorInfo(e)), image: nil, fresh: true)
