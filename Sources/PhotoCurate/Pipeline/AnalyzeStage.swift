@@ -6,21 +6,26 @@ public struct AnalyzeStage: PerPhotoStage {
     public static let id = "analyze"
     public let quality: QualityAnalyzer
     public let featurePrint: FeaturePrintAnalyzer
+    public let spectrum: SpectrumAnalyzer
     public let qualityKey: ResultKey
     public let featureKey: ResultKey
+    public let spectrumKey: ResultKey
     public let importKey: ResultKey
     public var clock: StageClock?
 
-    public init(quality: QualityAnalyzer, featurePrint: FeaturePrintAnalyzer, upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
+    public init(quality: QualityAnalyzer, featurePrint: FeaturePrintAnalyzer, spectrum: SpectrumAnalyzer = SpectrumAnalyzer(),
+                upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
         self.clock = clock
         self.quality = quality
         self.featurePrint = featurePrint
         self.qualityKey = quality.key(upstream: upstream)
         self.featureKey = featurePrint.key(upstream: upstream)
+        self.spectrum = spectrum
+        self.spectrumKey = spectrum.key(upstream: upstream)
         self.importKey = importKey
     }
 
-    public var pixelKeys: [ResultKey] { [qualityKey, featureKey] }
+    public var pixelKeys: [ResultKey] { [qualityKey, featureKey, spectrumKey] }
 
     public func process(_ photo: ImportedPhoto) async throws -> (PhotoRecord, CacheStore.Entry?) {
         let id = photo.identified
@@ -34,6 +39,7 @@ public struct AnalyzeStage: PerPhotoStage {
             record.facts = facts
             record.quality = try resolve(quality, qualityKey, photo, &fresh, &record.computed)
             record.featurePrint = try resolve(featurePrint, featureKey, photo, &fresh, &record.computed)
+            record.spectrum = try resolve(spectrum, spectrumKey, photo, &fresh, &record.computed)
         }
         let entry = fresh.isEmpty && id.knownByPath ? nil : CacheStore.Entry(file: id.file, contentHash: id.contentHash, results: fresh)
         return (record, entry)

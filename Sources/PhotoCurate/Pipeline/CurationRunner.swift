@@ -53,7 +53,8 @@ public final class CurationRunner {
         let quality = QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id))
         let feature = FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id))
         let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
-        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, upstream: upstream, importKey: importKey, clock: clock)
+        let spectrum = SpectrumAnalyzer(parameters: p.parameters(SpectrumAnalyzer.id))
+        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, spectrum: spectrum, upstream: upstream, importKey: importKey, clock: clock)
         let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys)
         let cache = try options.cachePath.map { try CacheStore(path: $0) }
         let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys, clock: clock)
@@ -114,7 +115,7 @@ public final class CurationRunner {
             let r = records[i], f = r.facts!
             let label = f.timeTrusted ? f.captureTime.flatMap { t in CaptureTime.localHour(iso: t).map { _ in String(t.dropFirst(11).prefix(5)) } } : nil
             return SelectInput(path: r.file.path, technical: r.quality!, localHour: f.timeTrusted ? f.captureTime.flatMap(CaptureTime.localHour(iso:)) : nil,
-                               timeLabel: label, print: r.featurePrint!, damaged: f.damaged)
+                               timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, damaged: f.damaged)
         }
         let selection = try SelectStage(parameters: p.parameters(SelectStage.id)).run((selectInputs, clustering))
         timings["select"] = Date().timeIntervalSince(t0)

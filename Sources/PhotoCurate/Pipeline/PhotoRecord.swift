@@ -8,11 +8,12 @@ public struct PhotoRecord: Codable, Sendable {
     public var facts: PhotoFacts?
     public var quality: TechnicalQualityScore?
     public var featurePrint: FeaturePrint?
+    public var spectrum: PowerSpectrum?
     public var error: ErrorInfo?
     /// Analyzer ids computed in this run (empty when everything came from the cache).
     public var computed: [String]
 
-    public var usable: Bool { error == nil && facts != nil && quality != nil && featurePrint != nil }
+    public var usable: Bool { error == nil && facts != nil && quality != nil && featurePrint != nil && spectrum != nil }
 }
 
 /// A photo-level error as it appears in the manifest.

@@ -24,6 +24,7 @@ public enum StageCatalog {
         Entry(id: "import", version: PhotoImporter.version, summary: "scan, EXIF (libexif), decode (libvips shrink-on-load)", parameters: importParameters),
         Entry(id: QualityAnalyzer.id, version: QualityAnalyzer.version, summary: "sharpness, exposure, noise, composition", parameters: QualityAnalyzer.parameterSpecs),
         Entry(id: FeaturePrintAnalyzer.id, version: FeaturePrintAnalyzer.version, summary: "feature-print embedding", parameters: FeaturePrintAnalyzer.parameterSpecs),
+        Entry(id: SpectrumAnalyzer.id, version: SpectrumAnalyzer.version, summary: "luma power spectrum, for blur relative to a burst", parameters: SpectrumAnalyzer.parameterSpecs),
         Entry(id: ClusterStage.id, version: ClusterStage.version, summary: "moments and visual groups", parameters: ClusterStage.parameterSpecs),
         Entry(id: SelectStage.id, version: SelectStage.version, summary: "scores, best per group, diverse top N", parameters: SelectStage.parameterSpecs),
         Entry(id: "export", version: 1, summary: "manifest JSON/CSV, contact sheet", parameters: exportParameters),

@@ -7,10 +7,14 @@ public struct SelectInput: Sendable {
     public var localHour: Double?
     public var timeLabel: String?
     public var print: FeaturePrint
+    /// For blur relative to the photo's visual group; `nil` leaves it out of that comparison.
+    public var spectrum: PowerSpectrum?
     /// Why the pixels are suspect (decoded only with errors); such a photo is never picked.
     public var damaged: String?
-    public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint, damaged: String? = nil) {
-        self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print; self.damaged = damaged
+    public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint,
+                spectrum: PowerSpectrum? = nil, damaged: String? = nil) {
+        self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
+        self.spectrum = spectrum; self.damaged = damaged
     }
 }
 
@@ -20,6 +24,10 @@ public struct SelectInput: Sendable {
 /// let s = try SelectStage(parameters: p).run((photos, clustering))
 /// s.picks   // best first
 /// ```
+/// - A photo's technical score is its absolute `quality.overall` times a
+///   factor for blur relative to its visual group (`GroupBlur`): 1 for the
+///   sharpest, ½ at `blurRef` px of extra blur. Within a burst, that is what
+///   tells a shaken frame from a soft scene.
 /// - Each visual group offers one candidate: its technically best photo.
 ///   A candidate whose quality is under `minQuality` × the best of the trip is
 ///   not offered: a trip's only photo of a scene is no reason to show a blurred one.
@@ -31,11 +39,13 @@ public struct SelectInput: Sendable {
 /// - Ties break by path, so the same input gives the same picks.
 public struct SelectStage: BarrierStage {
     public static let id = "select"
-    public static let version = 1
+    /// 2: technical score includes blur relative to the visual group.
+    public static let version = 2
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
+        ParameterSpec("blurRef", 1.2, in: 0.1...10, "extra blur (px σ at the analysis scale) against the group's sharpest comparable photo at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
     ]
     public let parameters: Parameters
@@ -45,7 +55,15 @@ public struct SelectStage: BarrierStage {
         let (photos, clustering) = input
         let n = photos.count
         var reasons = [[String]](repeating: [], count: n)
-        let tech = photos.map(\.technical.overall)
+        var groupBlur: [Int: GroupBlur.Value] = [:]
+        for c in clustering.clusters where c.photos.count > 1 {
+            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos)) { a, _ in a }
+        }
+        let blurRef = parameters["blurRef"]
+        let tech = photos.indices.map { i -> Double in
+            let factor = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
+            return r6(photos[i].technical.overall * factor)
+        }
         func better(_ a: Int, _ b: Int) -> Bool { tech[a] != tech[b] ? tech[a] > tech[b] : photos[a].path < photos[b].path }
 
         // Context: uniqueness within the group, time of day, and how thinly the moment is covered.
@@ -53,7 +71,7 @@ public struct SelectStage: BarrierStage {
         var scores: [PhotoScore] = []
         for i in 0..<n {
             let c = clustering.clusters[clustering.clusterOf[i]]
-            let bestInGroup = tech[c.best]
+            let bestInGroup = c.photos.map { tech[$0] }.max() ?? tech[i]
             let uniqueness = 1 / Double(c.photos.count).squareRoot()
             let time = Self.timeOfDayContext(photos[i].localHour) * parameters["goldenHourBonus"]
             let coverage = 1 / Double(max(1, groupsPerMoment[c.moment] ?? 1)).squareRoot()
@@ -62,13 +80,15 @@ public struct SelectStage: BarrierStage {
             let (wt, wf, wc) = type.weights
             let overall = wt * tech[i] + wf * 0.5 + wc * context
             scores.append(PhotoScore(technical: tech[i], faces: nil, context: r6(context), overall: r6(overall),
-                                     relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type))
+                                     relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type,
+                                     blurVsGroup: groupBlur[i].map { r6($0.sigma) }))
         }
 
         // Rejected burst members say what beat them.
         for c in clustering.clusters where c.photos.count > 1 {
-            for i in c.photos where i != c.best {
-                reasons[i].append(Self.beaten(photos[i], by: photos[c.best]))
+            guard let best = c.photos.min(by: better) else { continue }
+            for i in c.photos where i != best {
+                reasons[i].append(Self.beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, by: photos[best], tech[best]))
             }
         }
 
@@ -95,7 +115,9 @@ public struct SelectStage: BarrierStage {
             var why: [String] = []
             let when = photos[i].timeLabel.map { " at \($0)" } ?? ""
             if c.photos.count > 1 {
-                let sharpest = c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
+                // Relative blur when the burst could be compared; the absolute score otherwise.
+                let sharpest = groupBlur[i].map { $0.sigma < 0.3 }
+                    ?? c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
                 why.append("\(sharpest ? "sharpest" : "best") of \(c.photos.count) in burst\(when)")
             } else {
                 why.append("only photo of its scene\(when)")
@@ -167,15 +189,18 @@ public struct SelectStage: BarrierStage {
         }
     }
 
-    static func beaten(_ a: SelectInput, by b: SelectInput) -> String {
+    static func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
+        if let blur, blur >= 0.6 {
+            return String(format: "beaten by %@ in its burst (%.1f px more blur than its sharpest sibling)", name, blur)
+        }
         let diffs = [("sharpness", a.technical.sharpness, b.technical.sharpness), ("exposure", a.technical.exposure, b.technical.exposure),
                      ("noise", a.technical.noise, b.technical.noise)]
         let worst = diffs.max { ($0.2 - $0.1) < ($1.2 - $1.1) }!
         if worst.2 - worst.1 > 0.05 {
             return String(format: "beaten by %@ in its burst (%@ %.2f vs %.2f)", name, worst.0, worst.1, worst.2)
         }
-        return String(format: "beaten by %@ in its burst (quality %.2f vs %.2f)", name, a.technical.overall, b.technical.overall)
+        return String(format: "beaten by %@ in its burst (quality %.2f vs %.2f)", name, techA, techB)
     }
 }
 

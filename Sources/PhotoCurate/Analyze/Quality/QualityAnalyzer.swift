@@ -21,7 +21,8 @@ public struct QualityAnalyzer: Analyzer {
     /// 4: the width blends the subject (saliency-weighted tiles) with the sharpest tiles.
     /// 5: only the direction ratio above `motionFree` counts as motion.
     /// 6: direction medians floored at 0.5 px before their ratio (below the analysis image's resolution).
-    public static let version = 6
+    /// 7: saliency FFT with precomputed twiddles (composition may move in the 6th decimal).
+    public static let version = 7
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -274,12 +275,14 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Composition
 
+    private static let saliencyFFT = FFT.Plan(n: 64)
+
     /// Spectral-residual saliency (Hou & Zhang 2007) on a 64×64 luma map.
     public func saliency(_ y: [Float], _ w: Int, _ h: Int) -> (x: Double, y: Double, size: Double, map: [Float]) {
         let n = 64
         var re = ImageOps.resample(y, w, h, to: n, n)
         var im = [Float](repeating: 0, count: n * n)
-        FFT.transform2D(&re, &im, n: n, inverse: false)
+        Self.saliencyFFT.transform2D(&re, &im, inverse: false)
         var logA = [Float](repeating: 0, count: n * n), phase = logA
         for i in 0..<(n * n) {
             logA[i] = log(max(1e-6, (re[i] * re[i] + im[i] * im[i]).squareRoot()))
@@ -297,7 +300,7 @@ public struct QualityAnalyzer: Analyzer {
             let a = exp(logA[i] - avg[i])
             re[i] = a * cos(phase[i]); im[i] = a * sin(phase[i])
         }
-        FFT.transform2D(&re, &im, n: n, inverse: true)
+        Self.saliencyFFT.transform2D(&re, &im, inverse: true)
         var sal = (0..<(n * n)).map { re[$0] * re[$0] + im[$0] * im[$0] }
         sal = ImageOps.gaussian(sal, n, n, sigma: 2.5)
         let mean = sal.reduce(0, +) / Float(n * n)
