@@ -5,7 +5,7 @@ import XCTest
 
 final class AnalysisTests: XCTestCase {
     func image(scene: Int, shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, orientation: Int? = nil) throws -> AnalysisImage {
-        let dir = try FixtureFactory.temporaryDirectory()
+        let dir = try temporaryDirectory()
         let path = dir + "/x.jpg"
         let exif = orientation.map { FixtureFactory.exif(time: nil, orientation: $0) }
         try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 960, height: 720, exif: exif, shiftX: shiftX, blur: blur, gain: gain, noise: noise), to: path)

@@ -26,7 +26,7 @@ final class ExportTests: XCTestCase {
     }
 
     func testAtomicWriteReplacesWhole() throws {
-        let dir = NSTemporaryDirectory() + "atomic-\(getpid())"
+        let dir = try temporaryDirectory("atomic")
         try AtomicFile.write("one", to: dir + "/f.txt")
         try AtomicFile.write("two", to: dir + "/f.txt")
         XCTAssertEqual(try String(contentsOfFile: dir + "/f.txt", encoding: .utf8), "two")

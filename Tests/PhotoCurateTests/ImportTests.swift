@@ -36,7 +36,7 @@ final class ImportTests: XCTestCase {
     }
 
     func testImportReadsFactsAndDecodesUpright() throws {
-        let dir = try FixtureFactory.temporaryDirectory()
+        let dir = try temporaryDirectory()
         let path = dir + "/rotated.jpg"
         try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 640, height: 480,
                                                          exif: FixtureFactory.exif(time: "2024:06:01 10:00:00", lat: 48.8584, lon: 2.2945, orientation: 6)), to: path)
@@ -53,7 +53,7 @@ final class ImportTests: XCTestCase {
     }
 
     func testMissingTimeFallsBackToMtimeUntrusted() throws {
-        let dir = try FixtureFactory.temporaryDirectory()
+        let dir = try temporaryDirectory()
         let path = dir + "/noexif.jpg"
         try FixtureFactory.write(try FixtureFactory.jpeg(scene: 2, width: 320, height: 240), to: path)
         let facts = try PhotoImporter().facts(for: try file(path))
@@ -64,7 +64,7 @@ final class ImportTests: XCTestCase {
     }
 
     func testBadFilesGiveNamedErrors() throws {
-        let dir = try FixtureFactory.temporaryDirectory()
+        let dir = try temporaryDirectory()
         let good = try FixtureFactory.jpeg(scene: 3, width: 320, height: 240)
         try FixtureFactory.write([], to: dir + "/empty.jpg")
         try FixtureFactory.write(Array("not a photo".utf8), to: dir + "/text.jpg")
@@ -87,7 +87,7 @@ final class ImportTests: XCTestCase {
     }
 
     func testScannerSkipsHiddenSurvivesLoopsAndSorts() throws {
-        let dir = try FixtureFactory.temporaryDirectory()
+        let dir = try temporaryDirectory()
         let jpeg = try FixtureFactory.jpeg(scene: 4, width: 64, height: 48)
         for p in ["b/2.jpg", "a/1.JPG", "c.png", ".hidden/x.jpg", "a/.y.jpg", "notes.txt"] { try FixtureFactory.write(jpeg, to: dir + "/" + p) }
         try FileManager.default.createSymbolicLink(atPath: dir + "/a/loop", withDestinationPath: dir)

@@ -12,6 +12,7 @@ final class PipelineTests: XCTestCase {
     static func makeTrip() async throws -> String {
         if !tripDir.isEmpty { return tripDir }
         let root = try FixtureFactory.temporaryDirectory("photocurate-trip")
+        atexit { if !PipelineTests.tripDir.isEmpty { try? FileManager.default.removeItem(atPath: (PipelineTests.tripDir as NSString).deletingLastPathComponent) } }
         try FixtureFactory.sources(count: 5, in: root + "/sources", width: 800, height: 600)
         var g = TripGenerator(sources: root + "/sources", out: root + "/trip", seed: 3)
         g.scenes = 5
@@ -32,7 +33,7 @@ final class PipelineTests: XCTestCase {
 
     func testSecondRunRecomputesNothingAndChangesAreNoticed() async throws {
         let trip = try await Self.makeTrip()
-        let work = try FixtureFactory.temporaryDirectory()
+        let work = try temporaryDirectory()
         try FileManager.default.copyItem(atPath: trip + "/photos", toPath: work + "/photos")
         let cache = work + "/cache.sqlite"
         let first = try await CurationRunner(options: options(work + "/photos", cache: cache)).run()
@@ -106,7 +107,7 @@ final class PipelineTests: XCTestCase {
     }
 
     func testFewPhotosStillGiveAManifest() async throws {
-        let dir = try FixtureFactory.temporaryDirectory()
+        let dir = try temporaryDirectory()
         try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 320, height: 240, exif: FixtureFactory.exif(time: "2024:01:01 10:00:00")), to: dir + "/a.jpg")
         try FixtureFactory.write(Array("x".utf8), to: dir + "/b.jpg")
         let r = try await CurationRunner(options: options(dir, cache: nil)).run()

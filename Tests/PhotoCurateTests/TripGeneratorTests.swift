@@ -6,7 +6,7 @@ import XCTest
 
 final class TripGeneratorTests: XCTestCase {
     func testSameSeedSameBytesAndLabelsAreConsistent() async throws {
-        let root = try FixtureFactory.temporaryDirectory("photocurate-gen")
+        let root = try temporaryDirectory("photocurate-gen")
         try FixtureFactory.sources(count: 3, in: root + "/sources", width: 480, height: 360)
         func generate(_ out: String, seed: UInt64) async throws -> TripLabels {
             var g = TripGenerator(sources: root + "/sources", out: out, seed: seed)

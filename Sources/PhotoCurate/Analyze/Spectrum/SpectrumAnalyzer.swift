@@ -23,7 +23,11 @@ public struct SpectrumAnalyzer: Analyzer {
         ParameterSpec("bins", 32, in: 8...64, integer: true, "radial frequency bins from 0 to 0.5 cycles/px"),
     ]
     public let parameters: Parameters
-    public init(parameters: Parameters) { self.parameters = parameters }
+    private let cell: [Int]
+    public init(parameters: Parameters) {
+        self.parameters = parameters
+        cell = Self.cells(sectors: parameters.int("sectors"), bins: parameters.int("bins"))
+    }
 
     private static let plan = FFT.Plan(n: window)
     private static let taper: [Float] = {
@@ -34,7 +38,53 @@ public struct SpectrumAnalyzer: Analyzer {
 
     public func analyze(_ image: AnalysisImage) -> PowerSpectrum {
         let n = Self.window, sectors = parameters.int("sectors"), bins = parameters.int("bins")
-        // Which (sector, bin) each FFT coefficient falls in; -1 for DC.
+        var sums = [Double](repeating: 0, count: sectors * bins), counts = sums
+        let w = image.width, h = image.height
+        var origins: [(Int, Int)] = []
+        for ty in Swift.stride(from: 0, through: h - n, by: n) {
+            for tx in Swift.stride(from: 0, through: w - n, by: n) { origins.append((tx, ty)) }
+        }
+        var re = [Float](repeating: 0, count: n * n), im = re
+        image.luma.withUnsafeBufferPointer { y in
+            // Two real windows per complex transform: one in the real part, one in the imaginary.
+            func load(_ o: (Int, Int), into dst: inout [Float]) {
+                var mean: Float = 0
+                for r in 0..<n { for c in 0..<n { mean += y[(o.1 + r) * w + o.0 + c] } }
+                mean /= Float(n * n)
+                for r in 0..<n { for c in 0..<n { dst[r * n + c] = (y[(o.1 + r) * w + o.0 + c] - mean) * Self.taper[r * n + c] } }
+            }
+            var k = 0
+            while k < origins.count {
+                load(origins[k], into: &re)
+                let pair = k + 1 < origins.count
+                if pair { load(origins[k + 1], into: &im) } else { for i in 0..<(n * n) { im[i] = 0 } }
+                Self.plan.transform2D(&re, &im, inverse: false)
+                for v in 0..<n {
+                    for u in 0..<n {
+                        let i = v * n + u
+                        guard cell[i] >= 0 else { continue }
+                        // Z(k) = A(k) + i·B(k) with A, B hermitian: A = (Z(k) + Z*(−k))/2, B = (Z(k) − Z*(−k))/2i.
+                        let j = ((n - v) % n) * n + (n - u) % n
+                        let ar = 0.5 * (re[i] + re[j]), ai = 0.5 * (im[i] - im[j])
+                        let br = 0.5 * (im[i] + im[j]), bi = 0.5 * (re[j] - re[i])
+                        sums[cell[i]] += Double(ar * ar + ai * ai) + (pair ? Double(br * br + bi * bi) : 0)
+                        counts[cell[i]] += pair ? 2 : 1
+                    }
+                }
+                k += 2
+            }
+        }
+        // Rounded to 6 significant digits so the cached bytes do not depend on float printing.
+        let power = (0..<(sectors * bins)).map { i -> Float in
+            guard counts[i] > 0 else { return 0 }
+            return Float(Self.significant(sums[i] / counts[i]))
+        }
+        return PowerSpectrum(sectors: sectors, bins: bins, power: power)
+    }
+
+    /// Which (sector, bin) each coefficient of a window's transform falls in; -1 for DC and the corners past 0.5.
+    static func cells(sectors: Int, bins: Int) -> [Int] {
+        let n = window
         var cell = [Int](repeating: -1, count: n * n)
         for v in 0..<n {
             let fy = Double(v < n / 2 ? v : v - n) / Double(n)
@@ -48,37 +98,7 @@ public struct SpectrumAnalyzer: Analyzer {
                 cell[v * n + u] = sector * bins + min(bins - 1, Int(r / 0.5 * Double(bins)))
             }
         }
-        var sums = [Double](repeating: 0, count: sectors * bins), counts = sums
-        var re = [Float](repeating: 0, count: n * n), im = re
-        let w = image.width, h = image.height
-        image.luma.withUnsafeBufferPointer { y in
-            var ty = 0
-            while ty + n <= h {
-                var tx = 0
-                while tx + n <= w {
-                    var mean: Float = 0
-                    for r in 0..<n { for c in 0..<n { mean += y[(ty + r) * w + tx + c] } }
-                    mean /= Float(n * n)
-                    for r in 0..<n {
-                        for c in 0..<n { re[r * n + c] = (y[(ty + r) * w + tx + c] - mean) * Self.taper[r * n + c] }
-                    }
-                    for i in 0..<(n * n) { im[i] = 0 }
-                    Self.plan.transform2D(&re, &im, inverse: false)
-                    for i in 0..<(n * n) where cell[i] >= 0 {
-                        sums[cell[i]] += Double(re[i] * re[i] + im[i] * im[i])
-                        counts[cell[i]] += 1
-                    }
-                    tx += n
-                }
-                ty += n
-            }
-        }
-        // Rounded to 6 significant digits so the cached bytes do not depend on float printing.
-        let power = (0..<(sectors * bins)).map { i -> Float in
-            guard counts[i] > 0 else { return 0 }
-            return Float(Self.significant(sums[i] / counts[i]))
-        }
-        return PowerSpectrum(sectors: sectors, bins: bins, power: power)
+        return cell
     }
 
     static func significant(_ v: Double, digits: Int = 6) -> Double {

@@ -1,0 +1,83 @@
+import Foundation
+import PhotoCurate
+import PhotoCurateTestSupport
+import XCTest
+
+final class SpectrumTests: XCTestCase {
+    /// 1024×768 procedural frames decoded to 768×576: blur σ given at 1024 px is 0.75 σ at the analysis scale.
+    func frame(shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0) throws -> AnalysisImage {
+        let dir = try temporaryDirectory()
+        let path = dir + "/f.jpg"
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: 11, width: 1024, height: 768, shiftX: shiftX, blur: blur, gain: gain, noise: noise), to: path)
+        return try Decoder(longEdge: 768).decode(path)
+    }
+
+    func testExtraBlurMeasuresTheAddedGaussianWhateverTheScene() throws {
+        let s = SpectrumAnalyzer()
+        let sharp = s.analyze(try frame())
+        let shifted = s.analyze(try frame(shiftX: 0.02, gain: 1.3))
+        let blurred = s.analyze(try frame(blur: 2))  // σ 1.5 px at 768: Δσ² = 2.25
+        XCTAssertEqual(sharp.power.count, 4 * 32)
+        let same = try XCTUnwrap(shifted.extraBlur(comparedWith: sharp))
+        XCTAssertLessThan(abs(same), 0.4, "a shifted, brighter frame of the same scene is as sharp")
+        let extra = try XCTUnwrap(blurred.extraBlur(comparedWith: sharp))
+        XCTAssertEqual(extra, 2.25, accuracy: 0.8, "the fit recovers the added blur")
+        XCTAssertLessThan(try XCTUnwrap(sharp.extraBlur(comparedWith: blurred)), -0.2, "the other way round it is negative (in every sector)")
+        let other = SpectrumAnalyzer(parameters: try Parameters(SpectrumAnalyzer.parameterSpecs, overrides: ["bins": 16])).analyze(try frame())
+        XCTAssertNil(other.extraBlur(comparedWith: sharp), "spectra of another shape do not compare")
+    }
+
+    func testGroupBlurIgnoresNoisierSiblingsAndNamesTheBlurredFrame() throws {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        let images = [try frame(), try frame(shiftX: 0.015), try frame(blur: 2.5), try frame(noise: 14)]
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
+        }
+        let blur = GroupBlur.measure(members: [0, 1, 2, 3], photos: inputs)
+        XCTAssertLessThan(try XCTUnwrap(blur[0]).sigma, 0.6)
+        XCTAssertLessThan(try XCTUnwrap(blur[1]).sigma, 0.6)
+        XCTAssertGreaterThan(try XCTUnwrap(blur[2]).sigma, 1.3, "σ 1.9 px at the analysis scale was added")
+        XCTAssertNotEqual(blur[0]?.reference, 3, "grain is not detail: the noisy frame is nobody's reference")
+        XCTAssertNotEqual(blur[2]?.reference, 3)
+    }
+
+    func testSelectionRanksABlurredBurstFrameDownEvenWhenItsAbsoluteScoreTies() throws {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        let images = [try frame(blur: 2.5), try frame(), try frame(shiftX: 0.01)]
+        let tie = q.analyze(images[1])
+        let print = FeaturePrint(vector: [1])
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: tie, localHour: 12, timeLabel: "12:00", print: print, spectrum: s.analyze(img))
+        }
+        let clusterInputs = inputs.enumerated().map { k, p in ClusterInput(epoch: Double(k), latitude: nil, longitude: nil, print: print, quality: 0.5, path: p.path) }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(clusterInputs)
+        XCTAssertEqual(c.clusters.count, 1)
+        let sel = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs)).run((inputs, c))
+        XCTAssertLessThan(sel.scores[0].technical, 0.6 * sel.scores[1].technical, "1.9 px of extra blur more than halves it")
+        XCTAssertEqual(sel.scores[1].technical, tie.overall, accuracy: 0.05)
+        XCTAssertNotEqual(sel.picks.first, 0)
+        XCTAssertTrue(sel.reasons[0].contains { $0.contains("more blur than its sharpest sibling") }, "\(sel.reasons[0])")
+    }
+
+    func testMotionBlurShowsInOneSector() throws {
+        let s = SpectrumAnalyzer()
+        let sharpImage = try frame()
+        // A 9-px horizontal smear on the analysis image. Its transfer function is a sinc, not a
+        // gaussian, so the fit (dominated by the frequencies below its first zero) reads less than 81/12.
+        var luma = sharpImage.luma, rgb = [UInt8](repeating: 0, count: sharpImage.rgb.count)
+        let w = sharpImage.width, h = sharpImage.height
+        for y in 0..<h {
+            for x in 0..<w {
+                var acc: Float = 0
+                for d in -4...4 { acc += sharpImage.luma[y * w + min(w - 1, max(0, x + d))] }
+                luma[y * w + x] = acc / 9
+            }
+        }
+        for i in 0..<(w * h) { let v = UInt8(max(0, min(255, luma[i].rounded()))); rgb[3 * i] = v; rgb[3 * i + 1] = v; rgb[3 * i + 2] = v }
+        let grey = AnalysisImage(width: w, height: h, rgb: sharpImage.luma.flatMap { v -> [UInt8] in let b = UInt8(max(0, min(255, v.rounded()))); return [b, b, b] })
+        let smeared = AnalysisImage(width: w, height: h, rgb: rgb)
+        let extra = try XCTUnwrap(s.analyze(smeared).extraBlur(comparedWith: s.analyze(grey)))
+        XCTAssertGreaterThan(extra, 1.5, "motion along one direction counts (σ over 1.2 px)")
+    }
+}
