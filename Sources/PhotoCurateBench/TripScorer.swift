@@ -13,7 +13,7 @@ public enum TripScorer {
         public var clustering: Clustering
         /// Of `quality.overall`: the absolute, per-photo score.
         public var quality: Quality
-        /// Of `score.technical`: the absolute score with blur relative to the visual group.
+        /// Of `score.technical`: the absolute score with blur and exposure relative to the visual group.
         public var technicalInGroup: Quality?
         public var laplacianBaseline: Quality
         public var top: Top
@@ -102,7 +102,7 @@ public enum TripScorer {
         quality (overall): AUC global \(f(r.quality.aucGlobal)), within scenes \(f(r.quality.aucWithinScenes))
           by kind (global): \(kinds(r.quality.aucByKind))
           by kind (within scenes): \(kinds(r.quality.aucByKindWithinScenes))
-        \(r.technicalInGroup.map { g in "score.technical (with blur relative to its group): AUC global \(f(g.aucGlobal)), within scenes \(f(g.aucWithinScenes))\n  by kind (global): \(kinds(g.aucByKind))\n  by kind (within scenes): \(kinds(g.aucByKindWithinScenes))\n" } ?? "")baseline (variance of Laplacian, same decode): AUC global \(f(r.laplacianBaseline.aucGlobal)), within scenes \(f(r.laplacianBaseline.aucWithinScenes))
+        \(r.technicalInGroup.map { g in "score.technical (with blur and exposure relative to its visual group): AUC global \(f(g.aucGlobal)), within scenes \(f(g.aucWithinScenes))\n  by kind (global): \(kinds(g.aucByKind))\n  by kind (within scenes): \(kinds(g.aucByKindWithinScenes))\n" } ?? "")baseline (variance of Laplacian, same decode): AUC global \(f(r.laplacianBaseline.aucGlobal)), within scenes \(f(r.laplacianBaseline.aucWithinScenes))
           by kind (global): \(kinds(r.laplacianBaseline.aucByKind))
         top \(r.top.n): \(r.top.picked) picked, \(r.top.degraded) degraded (\(f(r.top.fractionDegraded))), scene coverage \(f(r.top.sceneCoverage)), same-scene pairs \(r.top.sameSceneDuplicatePairs), corrupt \(r.top.corruptPicked)
         """

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How much more blurred each photo is than the sharpest comparable photo of
-/// its visual group: the relative-sharpness hook of selection.
+/// How much more blurred each photo is than the comparable photos of its
+/// visual group: the relative-sharpness hook of selection.
 ///
 /// ```swift
 /// let blur = GroupBlur.measure(members: cluster.photos, photos: inputs)
@@ -14,10 +14,13 @@ import Foundation
 /// as reference only if it is not noisier (grain adds high frequencies that
 /// would pass for detail) and has no more clipped highlights (clipping makes
 /// hard edges), so a noisy or over-exposed frame never makes its clean
-/// siblings look blurred. Photos with no such sibling get no value.
+/// siblings look blurred. The value is the median over the comparable
+/// siblings, so one odd pair (a sharp detail half out of one frame, a texture
+/// zoomed a little) does not decide; a shaken frame among steady ones is more
+/// blurred than most of them. Photos with no comparable sibling get no value.
 public enum GroupBlur {
     public struct Value: Sendable, Equatable {
-        /// Extra gaussian σ, in analysis-image pixels (0 when it is the sharpest).
+        /// Extra gaussian σ, in analysis-image pixels (0 when it is as sharp as its siblings or sharper).
         public var sigma: Double
         public var reference: Int
     }
@@ -27,15 +30,18 @@ public enum GroupBlur {
         for i in members {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
-            var worst: (Double, Int)?
+            var pairs: [(Double, Int)] = []
             for j in members where j != i {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
                 guard mj.noiseSigma <= 1.5 * mi.noiseSigma + 0.5, mj.clippedHighlights <= mi.clippedHighlights + 0.02 else { continue }
-                guard let d = si.extraBlur(comparedWith: sj) else { continue }
-                if worst == nil || d > worst!.0 || (d == worst!.0 && photos[j].path < photos[worst!.1].path) { worst = (d, j) }
+                if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
             }
-            if let (d, j) = worst { out[i] = Value(sigma: max(0, d).squareRoot(), reference: j) }
+            guard !pairs.isEmpty else { continue }
+            pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
+            let mid = pairs.count / 2
+            let median = pairs.count % 2 == 1 ? pairs[mid].0 : (pairs[mid - 1].0 + pairs[mid].0) / 2
+            out[i] = Value(sigma: max(0, median).squareRoot(), reference: pairs[mid].1)
         }
         return out
     }

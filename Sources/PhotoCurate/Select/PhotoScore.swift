@@ -2,7 +2,7 @@ import Foundation
 
 /// The score selection ranks by. `overall` is weighted by the photo's type.
 public struct PhotoScore: Codable, Sendable, Equatable {
-    /// `quality.overall` × the factor for blur relative to the visual group (1 when it is the sharpest or alone).
+    /// `quality.overall` × the factors for blur and exposure relative to the visual group (1 for a photo alone).
     public var technical: Double
     /// Face quality; `nil` until face analysis exists (then counted as a neutral 0.5).
     public var faces: Double?
@@ -11,9 +11,12 @@ public struct PhotoScore: Codable, Sendable, Equatable {
     /// Technical quality divided by the best in the photo's visual group (1 = best of its burst).
     public var relative: Double
     public var type: PhotoType
-    /// Extra blur (px σ at the analysis scale) against the sharpest comparable photo of its
+    /// Extra blur (px σ at the analysis scale) against the comparable photos of its
     /// visual group; `nil` for a photo with no comparable sibling.
     public var blurVsGroup: Double?
+    /// Stops from the exposure its visual group agrees on (+ brighter); `nil` for a photo alone,
+    /// or the better exposed of a pair.
+    public var exposureVsGroup: Double?
 }
 
 /// What kind of photo it is, which sets the weights of `PhotoScore.overall`.

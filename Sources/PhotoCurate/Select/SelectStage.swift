@@ -24,10 +24,11 @@ public struct SelectInput: Sendable {
 /// let s = try SelectStage(parameters: p).run((photos, clustering))
 /// s.picks   // best first
 /// ```
-/// - A photo's technical score is its absolute `quality.overall` times a
-///   factor for blur relative to its visual group (`GroupBlur`): 1 for the
-///   sharpest, ½ at `blurRef` px of extra blur. Within a burst, that is what
-///   tells a shaken frame from a soft scene.
+/// - A photo's technical score is its absolute `quality.overall` times two
+///   factors relative to its visual group: blur (`GroupBlur`; 1 when as
+///   sharp as its siblings, ½ at `blurRef` px of extra blur) and exposure (`GroupExposure`;
+///   ½ at `exposureRef` stops from the group's exposure). Within a burst, that
+///   is what tells a shaken or misexposed frame from a soft or dark scene.
 /// - Each visual group offers one candidate: its technically best photo.
 ///   A candidate whose quality is under `minQuality` × the best of the trip is
 ///   not offered: a trip's only photo of a scene is no reason to show a blurred one.
@@ -39,13 +40,14 @@ public struct SelectInput: Sendable {
 /// - Ties break by path, so the same input gives the same picks.
 public struct SelectStage: BarrierStage {
     public static let id = "select"
-    /// 2: technical score includes blur relative to the visual group.
+    /// 2: technical score includes blur and exposure relative to the visual group.
     public static let version = 2
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
-        ParameterSpec("blurRef", 1.2, in: 0.1...10, "extra blur (px σ at the analysis scale) against the group's sharpest comparable photo at which the technical score halves"),
+        ParameterSpec("blurRef", 1.2, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
+        ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
     ]
     public let parameters: Parameters
@@ -55,14 +57,16 @@ public struct SelectStage: BarrierStage {
         let (photos, clustering) = input
         let n = photos.count
         var reasons = [[String]](repeating: [], count: n)
-        var groupBlur: [Int: GroupBlur.Value] = [:]
+        var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:]
         for c in clustering.clusters where c.photos.count > 1 {
             groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos)) { a, _ in a }
+            groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
-        let blurRef = parameters["blurRef"]
+        let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"]
         let tech = photos.indices.map { i -> Double in
-            let factor = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
-            return r6(photos[i].technical.overall * factor)
+            let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
+            let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
+            return r6(photos[i].technical.overall * blur * exposure)
         }
         func better(_ a: Int, _ b: Int) -> Bool { tech[a] != tech[b] ? tech[a] > tech[b] : photos[a].path < photos[b].path }
 
@@ -81,14 +85,14 @@ public struct SelectStage: BarrierStage {
             let overall = wt * tech[i] + wf * 0.5 + wc * context
             scores.append(PhotoScore(technical: tech[i], faces: nil, context: r6(context), overall: r6(overall),
                                      relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type,
-                                     blurVsGroup: groupBlur[i].map { r6($0.sigma) }))
+                                     blurVsGroup: groupBlur[i].map { r6($0.sigma) }, exposureVsGroup: groupExposure[i].map(r6)))
         }
 
         // Rejected burst members say what beat them.
         for c in clustering.clusters where c.photos.count > 1 {
             guard let best = c.photos.min(by: better) else { continue }
             for i in c.photos where i != best {
-                reasons[i].append(Self.beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, by: photos[best], tech[best]))
+                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], by: photos[best], tech[best]))
             }
         }
 
@@ -115,9 +119,7 @@ public struct SelectStage: BarrierStage {
             var why: [String] = []
             let when = photos[i].timeLabel.map { " at \($0)" } ?? ""
             if c.photos.count > 1 {
-                // Relative blur when the burst could be compared; the absolute score otherwise.
-                let sharpest = groupBlur[i].map { $0.sigma < 0.3 }
-                    ?? c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
+                let sharpest = c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
                 why.append("\(sharpest ? "sharpest" : "best") of \(c.photos.count) in burst\(when)")
             } else {
                 why.append("only photo of its scene\(when)")
@@ -189,10 +191,15 @@ public struct SelectStage: BarrierStage {
         }
     }
 
-    static func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, by b: SelectInput, _ techB: Double) -> String {
+    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
+        // The larger relative fault, each measured against its half-score point.
+        let blurShare = (blur ?? 0) / parameters["blurRef"], exposureShare = abs(exposure ?? 0) / parameters["exposureRef"]
+        if let exposure, exposureShare >= 0.6, exposureShare >= blurShare {
+            return String(format: "beaten by %@ in its burst (%.1f stops %@ than the burst)", name, abs(exposure), exposure > 0 ? "brighter" : "darker")
+        }
         if let blur, blur >= 0.6 {
-            return String(format: "beaten by %@ in its burst (%.1f px more blur than its sharpest sibling)", name, blur)
+            return String(format: "beaten by %@ in its burst (%.1f px more blur than its siblings)", name, blur)
         }
         let diffs = [("sharpness", a.technical.sharpness, b.technical.sharpness), ("exposure", a.technical.exposure, b.technical.exposure),
                      ("noise", a.technical.noise, b.technical.noise)]
