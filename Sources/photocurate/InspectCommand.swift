@@ -12,6 +12,10 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "A photo file.")
     var file: String
 
+    @Option(name: .customLong("compare"), parsing: .upToNextOption,
+            help: "Other photos of the same scene: show how much more blurred and how much brighter FILE is than each.")
+    var others: [String] = []
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -45,5 +49,18 @@ struct InspectCommand: ParsableCommand {
         }
         print("laplacian".padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: "%.1f (reported, not scored)", quality.measurements.laplacianVariance))
         print("featureprint \(fp.vector.count) floats, v\(FeaturePrintAnalyzer.version)")
+        guard !others.isEmpty else { return }
+        let spectrum = SpectrumAnalyzer().analyze(image!)
+        print("")
+        for other in others {
+            let o: AnalysisImage
+            do { o = try Decoder().decode(other) } catch let e as PhotoError { print("vs \(other): \(e.description)"); continue }
+            let os = SpectrumAnalyzer().analyze(o), oq = QualityAnalyzer().analyze(o)
+            let sectors = spectrum.sectorBlur(comparedWith: os).map { $0.map { String(format: "%+.2f", $0) } ?? "—" }.joined(separator: " ")
+            let blur = spectrum.extraBlur(comparedWith: os).map { String(format: "%.2f px", max(0, $0).squareRoot()) } ?? "not comparable"
+            let ev = 2.2 * log2(max(1e-3, quality.measurements.meanLuma) / max(1e-3, oq.measurements.meanLuma))
+            print("vs \(other): similarity \(String(format: "%.3f", fp.cosine(FeaturePrintAnalyzer().analyze(o)))), "
+                  + "extra blur \(blur) (Δσ² by sector: \(sectors)), \(String(format: "%+.2f", ev)) EV, noise σ \(String(format: "%.1f vs %.1f", quality.measurements.noiseSigma, oq.measurements.noiseSigma))")
+        }
     }
 }

@@ -21,7 +21,7 @@ public struct QualityAnalyzer: Analyzer {
     /// 4: the width blends the subject (saliency-weighted tiles) with the sharpest tiles.
     /// 5: only the direction ratio above `motionFree` counts as motion.
     /// 6: direction medians floored at 0.5 px before their ratio (below the analysis image's resolution).
-    /// 7: saliency FFT with precomputed twiddles (composition may move in the 6th decimal).
+    /// 7: saliency FFT with precomputed twiddles; a block is clipped when most of its pixels are (was: its mean).
     public static let version = 7
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
@@ -241,9 +241,9 @@ public struct QualityAnalyzer: Analyzer {
 
     public struct ExposureStats { public var mean: Double; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double }
 
-    /// Luma histogram statistics. Clipping is counted in regions (8×8 blocks whose
-    /// mean is clipped), so dark or bright speckles in texture are not "clipped
-    /// shadows", while a blown sky or a crushed black area is.
+    /// Luma histogram statistics. Clipping is counted in regions (8×8 blocks most
+    /// of whose pixels are clipped), so dark or bright speckles in texture are not
+    /// "clipped shadows", while a blown sky or a crushed black area is, grainy or not.
     public func exposureStats(_ y: [Float], _ w: Int, _ h: Int) -> ExposureStats {
         var hist = [Int](repeating: 0, count: 256)
         var sum = 0.0
@@ -255,10 +255,27 @@ public struct QualityAnalyzer: Analyzer {
             for (i, c) in hist.enumerated() { acc += c; if acc > target { return Double(i) } }
             return 255
         }
-        let b = parameters.int("clipBlock"), bw = max(1, w / b), bh = max(1, h / b)
-        let blocks = ImageOps.resample(y, w, h, to: bw, bh)
-        let high = Double(blocks.filter { $0 >= 250 }.count) / Double(blocks.count)
-        let low = Double(blocks.filter { $0 <= 5 }.count) / Double(blocks.count)
+        // A block is clipped when most of its pixels are (its median is): grain on a
+        // blown sky pulls the block's mean under white, but not its median.
+        let b = min(parameters.int("clipBlock"), w, h), bw = w / b, bh = h / b
+        var highBlocks = 0, lowBlocks = 0
+        y.withUnsafeBufferPointer { p in
+            for by in 0..<bh {
+                for bx in 0..<bw {
+                    var hi = 0, lo = 0
+                    for yy in (by * b)..<(by * b + b) {
+                        for xx in (bx * b)..<(bx * b + b) {
+                            let v = p[yy * w + xx]
+                            if v >= 250 { hi += 1 } else if v <= 5 { lo += 1 }
+                        }
+                    }
+                    if 4 * hi >= 3 * b * b { highBlocks += 1 }
+                    if 4 * lo >= 3 * b * b { lowBlocks += 1 }
+                }
+            }
+        }
+        let blockCount = Double(max(1, bw * bh))
+        let high = Double(highBlocks) / blockCount, low = Double(lowBlocks) / blockCount
         let white = pct(0.99) / 255, black = pct(0.01) / 255
         return ExposureStats(mean: sum / n / 255, high: high, low: low, range: white - black, white: white, black: black)
     }

@@ -49,10 +49,14 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
     /// shows it by having fewer such frequencies. `nil` when the spectra are not
     /// comparable (another shape) or fewer than 4 frequencies qualify in every sector.
     public func extraBlur(comparedWith other: PowerSpectrum, band: ClosedRange<Double> = 0.04...0.3, signalToNoise: Double = 3) -> Double? {
-        guard sectors == other.sectors, bins == other.bins else { return nil }
+        sectorBlur(comparedWith: other, band: band, signalToNoise: signalToNoise).compactMap { $0 }.max()
+    }
+
+    /// Δσ² per orientation sector (`nil` where fewer than 4 frequencies qualify); see `extraBlur`.
+    public func sectorBlur(comparedWith other: PowerSpectrum, band: ClosedRange<Double> = 0.04...0.3, signalToNoise: Double = 3) -> [Double?] {
+        guard sectors == other.sectors, bins == other.bins else { return [] }
         let na = noiseFloor, nb = other.noiseFloor
-        var worst: Double?
-        for sector in 0..<sectors {
+        return (0..<sectors).map { sector -> Double? in
             var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
             for b in 0..<bins {
                 let f = frequency(b)
@@ -62,12 +66,9 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
                 let x = -4 * Double.pi * Double.pi * f * f, y = log(a / c)
                 sx += x; sy += y; sxx += x * x; sxy += x * y; n += 1
             }
-            guard n >= 4 else { continue }
             let den = n * sxx - sx * sx
-            guard den > 0 else { continue }
-            let slope = (n * sxy - sx * sy) / den
-            worst = max(worst ?? -.infinity, slope)
+            guard n >= 4, den > 0 else { return nil }
+            return (n * sxy - sx * sy) / den
         }
-        return worst
     }
 }
