@@ -38,6 +38,11 @@ struct BenchCommand: AsyncParsableCommand {
             let degraded = labels.files.values.filter { $0.degradation != nil }.count
             print(String(format: "%d files (%d scenes, %d degraded, %d corrupt) in %@/photos, labels in %@/labels.json, %.1fs",
                          labels.files.count, labels.scenes, degraded, labels.files.values.filter(\.corrupt).count, out, out, Date().timeIntervalSince(t0)))
+            let sources = Set(labels.files.values.compactMap(\.source)).count
+            if scenes > 2 * sources {
+                // Crops alternate between two sides of a source, so a third use repeats the first one's view.
+                print("note: \(scenes) scenes from \(sources) sources: some scenes are the same view of the same source; clustering scores will count them as errors")
+            }
         }
     }
 

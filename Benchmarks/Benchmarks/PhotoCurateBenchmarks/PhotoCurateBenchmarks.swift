@@ -38,6 +38,14 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("quality: spectral-residual saliency") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(q.saliency(img.luma, img.width, img.height)) }
     }
+    let spectrum = SpectrumAnalyzer()
+    Benchmark("spectrum (Welch, 64-px windows)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(spectrum.analyze(img)) }
+    }
+    let a = spectrum.analyze(img), b = spectrum.analyze(img)
+    Benchmark("spectrum: extra blur of one pair") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(a.extraBlur(comparedWith: b)) }
+    }
     for n in [10_000, 100_000] {
         let inputs = SyntheticPrints.inputs(n)
         Benchmark("cluster \(n) photos", configuration: .init(maxDuration: .seconds(60), maxIterations: 3)) { benchmark in
