@@ -70,7 +70,7 @@ final class ClusterSelectTests: XCTestCase {
                     input("c", meanLuma: 0.19, exposure: 0.45), input("d", meanLuma: 0.20 * pow(2, 2 / 2.2), exposure: 0.95)]
         let ev = GroupExposure.measure(members: [0, 1, 2, 3], photos: dark)
         XCTAssertEqual(try XCTUnwrap(ev[3]), 2, accuracy: 0.1)
-        for i in 0..<3 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.2) }
+        for i in 0..<3 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.3) }
         // A pair: the worse exposed of the two gets the difference, the other none.
         let pair = GroupExposure.measure(members: [0, 1], photos: [input("x", meanLuma: 0.45, exposure: 0.9), input("y", meanLuma: 0.12, exposure: 0.3)])
         XCTAssertNil(pair[0])
