@@ -58,7 +58,7 @@ struct InspectCommand: ParsableCommand {
             let os = SpectrumAnalyzer().analyze(o), oq = QualityAnalyzer().analyze(o)
             let sectors = spectrum.sectorBlur(comparedWith: os).map { $0.map { String(format: "%+.2f", $0) } ?? "—" }.joined(separator: " ")
             let blur = spectrum.extraBlur(comparedWith: os).map { String(format: "%.2f px", max(0, $0).squareRoot()) } ?? "not comparable"
-            let ev = 2.2 * log2(max(1e-3, quality.measurements.meanLuma) / max(1e-3, oq.measurements.meanLuma))
+            let ev = GroupExposure.stops(medianLuma: quality.measurements.medianLuma) - GroupExposure.stops(medianLuma: oq.measurements.medianLuma)
             print("vs \(other): similarity \(String(format: "%.3f", fp.cosine(FeaturePrintAnalyzer().analyze(o)))), "
                   + "extra blur \(blur) (Δσ² by sector: \(sectors)), \(String(format: "%+.2f", ev)) EV, noise σ \(String(format: "%.1f vs %.1f", quality.measurements.noiseSigma, oq.measurements.noiseSigma))")
         }

@@ -62,6 +62,17 @@ final class PipelineTests: XCTestCase {
         let usableCount = fourth.usable.count
         XCTAssertEqual(fourth.records.filter { $0.computed == ["quality"] }.count, usableCount)
 
+        // A cached result this build cannot read (another build's) counts as missing: the pixels are decoded again.
+        let decoder = Decoder(longEdge: o.pipeline.parameters("import").int("longEdge"),
+                              maxPixels: Int(o.pipeline.parameters("import")["maxMegapixels"] * 1_000_000))
+        let qualityKey = QualityAnalyzer(parameters: o.pipeline.parameters(QualityAnalyzer.id)).key(upstream: ImportStage.upstreamHash(decoder))
+        try CacheStore(path: cache).write(fourth.usable.map { i in
+            CacheStore.Entry(file: fourth.records[i].file, contentHash: fourth.records[i].contentHash!, results: [(qualityKey, Data("{}".utf8))])
+        })
+        let fifth = try await CurationRunner(options: o).run()
+        XCTAssertEqual(fifth.usable.count, usableCount, "no photo is lost to an unreadable cache entry")
+        XCTAssertEqual(fifth.records.filter { $0.computed == ["quality"] }.count, usableCount)
+
         let stats = try CacheStore(path: cache).stats()
         XCTAssertGreaterThan(stats.files, 0)
         let pruned = try CacheStore(path: cache).prune(current: nil)

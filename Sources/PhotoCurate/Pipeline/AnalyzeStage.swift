@@ -27,6 +27,17 @@ public struct AnalyzeStage: PerPhotoStage {
 
     public var pixelKeys: [ResultKey] { [qualityKey, featureKey, spectrumKey] }
 
+    /// Whether a cached result for one of this stage's keys decodes as its analyzer's output.
+    public func readable(_ key: ResultKey, _ data: Data) -> Bool {
+        let d = JSONDecoder()
+        switch key {
+        case qualityKey: return (try? d.decode(TechnicalQualityScore.self, from: data)) != nil
+        case featureKey: return (try? d.decode(FeaturePrint.self, from: data)) != nil
+        case spectrumKey: return (try? d.decode(PowerSpectrum.self, from: data)) != nil
+        default: return true
+        }
+    }
+
     public func process(_ photo: ImportedPhoto) async throws -> (PhotoRecord, CacheStore.Entry?) {
         let id = photo.identified
         var record = PhotoRecord(file: id.file, contentHash: id.contentHash, computed: [])

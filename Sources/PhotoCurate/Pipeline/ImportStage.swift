@@ -23,10 +23,14 @@ public struct ImportStage: PerPhotoStage {
     public let key: ResultKey
     /// Keys of the pixel analyzers: if any is missing, the photo is decoded.
     public let pixelKeys: [ResultKey]
+    /// Whether a cached result can be read back (the analyse stage knows the types); one
+    /// that cannot, say from another build, counts as missing, so the pixels are decoded again.
+    public let readable: @Sendable (ResultKey, Data) -> Bool
 
-    public init(importer: PhotoImporter, pixelKeys: [ResultKey]) {
+    public init(importer: PhotoImporter, pixelKeys: [ResultKey], readable: @escaping @Sendable (ResultKey, Data) -> Bool = { _, _ in true }) {
         self.importer = importer
         self.pixelKeys = pixelKeys
+        self.readable = readable
         self.key = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: Self.upstreamHash(importer.decoder))
     }
 
@@ -38,7 +42,7 @@ public struct ImportStage: PerPhotoStage {
     }
 
     public func process(_ photo: IdentifiedPhoto) async throws -> ImportedPhoto {
-        let needPixels = pixelKeys.contains { photo.cached[$0] == nil }
+        let needPixels = pixelKeys.contains { k in photo.cached[k].map { !readable(k, $0) } ?? true }
         if let data = photo.cached[key], let outcome = try? JSONDecoder().decode(ImportOutcome.self, from: data) {
             guard case .facts = outcome, needPixels else {
                 return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false)

@@ -11,8 +11,9 @@ import Foundation
 /// An absolute sharpness score cannot tell a soft lens, a macro shot or a
 /// misty scene from a blurred frame; a burst can, because its frames share the
 /// scene and differ in blur (see `PowerSpectrum.extraBlur`). A sibling serves
-/// as reference only if it is not noisier (grain adds high frequencies that
-/// would pass for detail) and has no more clipped highlights (clipping makes
+/// as reference only if it is not clearly noisier (grain adds high frequencies
+/// that would pass for detail; light grain up to σ 3 is allowed, since blur
+/// itself smooths grain away) and has no more clipped highlights (clipping makes
 /// hard edges), so a noisy or over-exposed frame never makes its clean
 /// siblings look blurred. The value is the median over the comparable
 /// siblings, so one odd pair (a sharp detail half out of one frame, a texture
@@ -25,6 +26,11 @@ public enum GroupBlur {
         public var reference: Int
     }
 
+    /// Noise σ (levels) that the noise-floor subtraction absorbs: a sibling this
+    /// grainy still serves as reference. Blur smooths grain away, so a blurred frame
+    /// reads less noisy than its clean siblings and must still be compared with them.
+    static let lightGrain = 3.0
+
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Value] {
         var out: [Int: Value] = [:]
         for i in members {
@@ -34,7 +40,8 @@ public enum GroupBlur {
             for j in members where j != i {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
-                guard mj.noiseSigma <= 1.5 * mi.noiseSigma + 0.5, mj.clippedHighlights <= mi.clippedHighlights + 0.02 else { continue }
+                guard mj.noiseSigma <= max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain),
+                      mj.clippedHighlights <= mi.clippedHighlights + 0.02 else { continue }
                 if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
             }
             guard !pairs.isEmpty else { continue }

@@ -12,12 +12,19 @@ import Foundation
 /// frame alike, so a frame stops away from its siblings is the misfire. The
 /// reference is the median of the group (three or more photos); a pair has no
 /// majority, so there the better exposed of the two (by `exposure`) is the
-/// reference and only the other gets a value. Brightness is the mean luma
-/// taken to linear light (γ 2.2), in stops (EV).
+/// reference and only the other gets a value. Brightness is the median luma
+/// taken to linear light, in stops (EV): unlike the mean, clipped highlights
+/// do not hold it back, so a frame pushed 2 stops reads 2 stops.
 public enum GroupExposure {
+    /// log₂ of the linear-light value of an sRGB-encoded luma (0–1); floored at half a level.
+    public static func stops(medianLuma v: Double) -> Double {
+        let x = max(0.5 / 255, v)
+        return log2(x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4))
+    }
+
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
         guard members.count >= 2 else { return [:] }
-        func ev(_ i: Int) -> Double { 2.2 * log2(max(1e-3, photos[i].technical.measurements.meanLuma)) }
+        func ev(_ i: Int) -> Double { stops(medianLuma: photos[i].technical.measurements.medianLuma) }
         if members.count == 2 {
             let a = members[0], b = members[1]
             let (better, worse) = photos[a].technical.exposure >= photos[b].technical.exposure ? (a, b) : (b, a)

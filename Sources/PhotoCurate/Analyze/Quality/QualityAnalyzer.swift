@@ -21,7 +21,8 @@ public struct QualityAnalyzer: Analyzer {
     /// 4: the width blends the subject (saliency-weighted tiles) with the sharpest tiles.
     /// 5: only the direction ratio above `motionFree` counts as motion.
     /// 6: direction medians floored at 0.5 px before their ratio (below the analysis image's resolution).
-    /// 7: saliency FFT with precomputed twiddles; a block is clipped when most of its pixels are (was: its mean).
+    /// 7: saliency FFT with precomputed twiddles; a block is clipped when most of its pixels are (was: its mean);
+    ///    median luma measured.
     public static let version = 7
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
@@ -72,7 +73,7 @@ public struct QualityAnalyzer: Analyzer {
                                 laplacianVariance: r(lap), noiseSigma: r(noiseSigma), meanLuma: r(expo.mean),
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
                                 whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
-                                saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size)))
+                                saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median)))
     }
 
     // MARK: Sharpness
@@ -239,7 +240,7 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Exposure
 
-    public struct ExposureStats { public var mean: Double; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double }
+    public struct ExposureStats { public var mean: Double; public var median: Double = 0; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double }
 
     /// Luma histogram statistics. Clipping is counted in regions (8×8 blocks most
     /// of whose pixels are clipped), so dark or bright speckles in texture are not
@@ -277,7 +278,7 @@ public struct QualityAnalyzer: Analyzer {
         let blockCount = Double(max(1, bw * bh))
         let high = Double(highBlocks) / blockCount, low = Double(lowBlocks) / blockCount
         let white = pct(0.99) / 255, black = pct(0.01) / 255
-        return ExposureStats(mean: sum / n / 255, high: high, low: low, range: white - black, white: white, black: black)
+        return ExposureStats(mean: sum / n / 255, median: pct(0.5) / 255, high: high, low: low, range: white - black, white: white, black: black)
     }
 
     /// Clipped highlights and shadows, a missing bright end (under-exposure leaves

@@ -33,6 +33,8 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         /// Estimated noise σ in 8-bit levels (Immerkær, flattest tiles).
         public var noiseSigma: Double
         public var meanLuma: Double
+        /// Median luma, 0–1: brightness that clipping at either end does not pull.
+        public var medianLuma: Double
         public var clippedHighlights: Double
         public var clippedShadows: Double
         public var dynamicRange: Double
@@ -49,9 +51,11 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
-                    whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double) {
+                    whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
+                    medianLuma: Double? = nil) {
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
+            self.medianLuma = medianLuma ?? meanLuma
             self.clippedHighlights = clippedHighlights; self.clippedShadows = clippedShadows; self.dynamicRange = dynamicRange
             self.whitePoint = whitePoint; self.blackPoint = blackPoint; self.subjectEdgeWidth = subjectEdgeWidth; self.saliencyX = saliencyX; self.saliencyY = saliencyY; self.subjectSize = subjectSize
         }
@@ -62,7 +66,7 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         let m = measurements
         return [
             ("sharpness", sharpness, String(format: "edges spread σ=%.2f px on the subject, %.2f in the sharpest tiles, %.2f overall (direction ratio %.2f, %d edges)", m.subjectEdgeWidth, m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
-            ("exposure", exposure, String(format: "mean luma %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped", m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows)),
+            ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows)),
             ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
             ("overall", overall, "weighted geometric mean of the four"),
