@@ -57,6 +57,8 @@ final class SpectrumTests: XCTestCase {
         XCTAssertLessThan(sel.scores[0].technical, 0.6 * sel.scores[1].technical, "1.9 px of extra blur more than halves it")
         XCTAssertEqual(sel.scores[1].technical, tie.overall, accuracy: 0.05)
         XCTAssertNotEqual(sel.picks.first, 0)
+        XCTAssertNotEqual(sel.bestOfGroup[0], 0, "the group's best (in the manifest's clusters) is judged the same way")
+        XCTAssertEqual(sel.scores[sel.bestOfGroup[0]].relative, 1)
         XCTAssertTrue(sel.reasons[0].contains { $0.contains("more blur than its siblings") }, "\(sel.reasons[0])")
     }
 

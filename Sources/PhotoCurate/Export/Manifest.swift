@@ -126,9 +126,9 @@ public struct Manifest: Codable, Sendable {
                          selected: u.map { rankOf[$0] != nil } ?? false, rank: u.flatMap { rankOf[$0] },
                          reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error)
         }
-        clusters = r.clustering.clusters.map {
-            Cluster(id: $0.id, moment: $0.moment, photos: $0.photos.map { usablePaths[$0] }, representative: usablePaths[$0.representative],
-                    best: usablePaths[$0.best], medianTime: $0.medianTime, latitude: $0.latitude, longitude: $0.longitude)
+        clusters = zip(r.clustering.clusters, sel.bestOfGroup).map { c, best in
+            Cluster(id: c.id, moment: c.moment, photos: c.photos.map { usablePaths[$0] }, representative: usablePaths[c.representative],
+                    best: usablePaths[best], medianTime: c.medianTime, latitude: c.latitude, longitude: c.longitude)
         }
         moments = r.clustering.moments.map { MomentEntry(id: $0.id, photos: $0.photos.count, start: $0.start, end: $0.end, latitude: $0.latitude, longitude: $0.longitude) }
         let rec = sel.recommendations

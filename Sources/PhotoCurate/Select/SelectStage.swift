@@ -89,8 +89,8 @@ public struct SelectStage: BarrierStage {
         }
 
         // Rejected burst members say what beat them.
-        for c in clustering.clusters where c.photos.count > 1 {
-            guard let best = c.photos.min(by: better) else { continue }
+        let bestOfGroup = clustering.clusters.map { c in c.photos.min(by: better) ?? c.best }
+        for (c, best) in zip(clustering.clusters, bestOfGroup) where c.photos.count > 1 {
             for i in c.photos where i != best {
                 reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], by: photos[best], tech[best]))
             }
@@ -131,7 +131,7 @@ public struct SelectStage: BarrierStage {
         }
 
         let recs = recommendations(candidates: candidates, picks: picks, photos: photos, clustering: clustering)
-        return Selection(scores: scores, picks: picks, reasons: reasons, recommendations: recs)
+        return Selection(scores: scores, picks: picks, reasons: reasons, bestOfGroup: bestOfGroup, recommendations: recs)
     }
 
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.

@@ -7,6 +7,8 @@ public struct Selection: Codable, Sendable {
     public var picks: [Int]
     /// Per photo: why it was picked, or what beat it.
     public var reasons: [[String]]
+    /// Per visual group (in `Clustering.clusters` order): its best photo by `PhotoScore.technical`.
+    public var bestOfGroup: [Int]
     public var recommendations: Recommendations
 }
 
