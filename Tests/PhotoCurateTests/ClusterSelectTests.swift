@@ -76,6 +76,15 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertNil(pair[0])
         XCTAssertLessThan(try XCTUnwrap(pair[1]), -3)
         XCTAssertTrue(GroupExposure.measure(members: [0], photos: dark).isEmpty, "a photo alone has nothing to be compared with")
+
+        // Untimed photos grouped by look alone judge each other only when they look very alike.
+        var lookalike = [input("p", meanLuma: 0.45, exposure: 0.9), input("q", meanLuma: 0.12, exposure: 0.3)]
+        for k in 0..<2 { lookalike[k].timeTrusted = false }
+        lookalike[0].print = FeaturePrint(vector: [1, 0])
+        lookalike[1].print = FeaturePrint(vector: [0.77, (1 - 0.77 * 0.77).squareRoot()])
+        XCTAssertTrue(GroupExposure.measure(members: [0, 1], photos: lookalike).isEmpty, "cosine 0.77: another scene, perhaps")
+        lookalike[1].print = FeaturePrint(vector: [0.95, (1 - 0.95 * 0.95).squareRoot()])
+        XCTAssertNotNil(GroupExposure.measure(members: [0, 1], photos: lookalike)[1])
     }
 
     func testMetrics() {

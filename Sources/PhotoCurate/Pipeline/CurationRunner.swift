@@ -115,7 +115,8 @@ public final class CurationRunner {
             let r = records[i], f = r.facts!
             let label = f.timeTrusted ? f.captureTime.flatMap { t in CaptureTime.localHour(iso: t).map { _ in String(t.dropFirst(11).prefix(5)) } } : nil
             return SelectInput(path: r.file.path, technical: r.quality!, localHour: f.timeTrusted ? f.captureTime.flatMap(CaptureTime.localHour(iso:)) : nil,
-                               timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, damaged: f.damaged)
+                               timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, damaged: f.damaged,
+                               timeTrusted: f.timeTrusted)
         }
         let selection = try SelectStage(parameters: p.parameters(SelectStage.id)).run((selectInputs, clustering))
         timings["select"] = Date().timeIntervalSince(t0)

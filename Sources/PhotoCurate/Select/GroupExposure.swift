@@ -23,16 +23,20 @@ public enum GroupExposure {
     }
 
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
-        guard members.count >= 2 else { return [:] }
         func ev(_ i: Int) -> Double { stops(medianLuma: photos[i].technical.measurements.medianLuma) }
-        if members.count == 2 {
-            let a = members[0], b = members[1]
-            let (better, worse) = photos[a].technical.exposure >= photos[b].technical.exposure ? (a, b) : (b, a)
-            return [worse: ev(worse) - ev(better)]
+        var out: [Int: Double] = [:]
+        for i in members {
+            // Each photo against the siblings it can be compared with (all of a timed burst).
+            let peers = [i] + members.filter { $0 != i && photos[i].comparable(with: photos[$0]) }
+            if peers.count == 2 {
+                let other = peers[1]
+                if photos[i].technical.exposure < photos[other].technical.exposure { out[i] = ev(i) - ev(other) }
+            } else if peers.count >= 3 {
+                let sorted = peers.map(ev).sorted()
+                let mid = sorted.count / 2
+                out[i] = ev(i) - (sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2)
+            }
         }
-        let sorted = members.map(ev).sorted()
-        let mid = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-        return Dictionary(uniqueKeysWithValues: members.map { ($0, ev($0) - median) })
+        return out
     }
 }

@@ -11,10 +11,24 @@ public struct SelectInput: Sendable {
     public var spectrum: PowerSpectrum?
     /// Why the pixels are suspect (decoded only with errors); such a photo is never picked.
     public var damaged: String?
+    /// Whether its capture time is trusted (EXIF); untimed photos join groups by look alone.
+    public var timeTrusted: Bool
     public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint,
-                spectrum: PowerSpectrum? = nil, damaged: String? = nil) {
+                spectrum: PowerSpectrum? = nil, damaged: String? = nil, timeTrusted: Bool = true) {
         self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
-        self.spectrum = spectrum; self.damaged = damaged
+        self.spectrum = spectrum; self.damaged = damaged; self.timeTrusted = timeTrusted
+    }
+
+    /// Feature-print similarity that two photos need, when either lacks a trusted time,
+    /// before one judges the other's blur or exposure. Timed photos of one visual group
+    /// are a burst of one moment; untimed ones were grouped by look alone (at 0.75),
+    /// and judging one scene by an unrelated photo that happens to look alike would be worse
+    /// than not judging it.
+    public static let untimedComparisonSimilarity: Float = 0.8
+
+    /// Whether `other` may serve as a reference for this photo's relative blur and exposure.
+    public func comparable(with other: SelectInput) -> Bool {
+        (timeTrusted && other.timeTrusted) || print.cosine(other.print) >= Self.untimedComparisonSimilarity
     }
 }
 
