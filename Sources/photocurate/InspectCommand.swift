@@ -54,6 +54,7 @@ struct InspectCommand: ParsableCommand {
         print("")
         for other in others {
             let o: AnalysisImage
+            guard FileManager.default.fileExists(atPath: other) else { print("vs \(other): no such file"); continue }
             do { o = try Decoder().decode(other) } catch let e as PhotoError { print("vs \(other): \(e.description)"); continue }
             let os = SpectrumAnalyzer().analyze(o), oq = QualityAnalyzer().analyze(o)
             let sectors = spectrum.sectorBlur(comparedWith: os).map { $0.map { String(format: "%+.2f", $0) } ?? "—" }.joined(separator: " ")
