@@ -27,17 +27,6 @@ public struct AnalyzeStage: PerPhotoStage {
 
     public var pixelKeys: [ResultKey] { [qualityKey, featureKey, spectrumKey] }
 
-    /// Whether a cached result for one of this stage's keys decodes as its analyzer's output.
-    public func readable(_ key: ResultKey, _ data: Data) -> Bool {
-        let d = JSONDecoder()
-        switch key {
-        case qualityKey: return (try? d.decode(TechnicalQualityScore.self, from: data)) != nil
-        case featureKey: return (try? d.decode(FeaturePrint.self, from: data)) != nil
-        case spectrumKey: return (try? d.decode(PowerSpectrum.self, from: data)) != nil
-        default: return true
-        }
-    }
-
     public func process(_ photo: ImportedPhoto) async throws -> (PhotoRecord, CacheStore.Entry?) {
         let id = photo.identified
         var record = PhotoRecord(file: id.file, contentHash: id.contentHash, computed: [])
@@ -48,9 +37,19 @@ public struct AnalyzeStage: PerPhotoStage {
             record.error = e
         case .facts(let facts):
             record.facts = facts
-            record.quality = try resolve(quality, qualityKey, photo, &fresh, &record.computed)
-            record.featurePrint = try resolve(featurePrint, featureKey, photo, &fresh, &record.computed)
-            record.spectrum = try resolve(spectrum, spectrumKey, photo, &fresh, &record.computed)
+            // Pixels as import left them; decoded here only if a cached result turns out unreadable.
+            var image = photo.image
+            let pixels = { () throws -> AnalysisImage? in
+                if image == nil, let decode = photo.decodeLater { image = try decode() }
+                return image
+            }
+            do {
+                record.quality = try resolve(quality, qualityKey, photo, pixels, &fresh, &record.computed)
+                record.featurePrint = try resolve(featurePrint, featureKey, photo, pixels, &fresh, &record.computed)
+                record.spectrum = try resolve(spectrum, spectrumKey, photo, pixels, &fresh, &record.computed)
+            } catch let e as PhotoError {
+                record.error = ErrorInfo(e)
+            }
         }
         let entry = fresh.isEmpty && id.knownByPath ? nil : CacheStore.Entry(file: id.file, contentHash: id.contentHash, results: fresh)
         return (record, entry)
@@ -64,10 +63,10 @@ public struct AnalyzeStage: PerPhotoStage {
     }
 
     /// The cached result if there is one; otherwise computed on the decoded image and queued for the cache.
-    private func resolve<A: Analyzer>(_ analyzer: A, _ key: ResultKey, _ photo: ImportedPhoto,
+    private func resolve<A: Analyzer>(_ analyzer: A, _ key: ResultKey, _ photo: ImportedPhoto, _ pixels: () throws -> AnalysisImage?,
                                       _ fresh: inout [(ResultKey, Data)], _ computed: inout [String]) throws -> A.Output? {
         if let d = photo.identified.cached[key], let v = try? JSONDecoder().decode(A.Output.self, from: d) { return v }
-        guard let image = photo.image else { return nil }
+        guard let image = try pixels() else { return nil }
         let v = clock.map { c in c.measure(A.id) { analyzer.analyze(image) } } ?? analyzer.analyze(image)
         fresh.append((key, try Self.encoder.encode(v)))
         computed.append(A.id)

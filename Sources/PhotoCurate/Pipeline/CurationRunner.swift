@@ -55,7 +55,7 @@ public final class CurationRunner {
         let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
         let spectrum = SpectrumAnalyzer(parameters: p.parameters(SpectrumAnalyzer.id))
         let analyze = AnalyzeStage(quality: quality, featurePrint: feature, spectrum: spectrum, upstream: upstream, importKey: importKey, clock: clock)
-        let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys, readable: { analyze.readable($0, $1) })
+        let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys)
         let cache = try options.cachePath.map { try CacheStore(path: $0) }
         let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys, clock: clock)
 

@@ -7,6 +7,9 @@ public struct ImportedPhoto: Sendable {
     public var image: AnalysisImage?
     /// Whether the facts were read in this run (so they must be stored).
     public var fresh: Bool
+    /// Decodes the pixels after all, for a cached result that turns out unreadable
+    /// (written by another build); `nil` when the file has no usable pixels.
+    public var decodeLater: (@Sendable () throws -> AnalysisImage)?
 }
 
 /// What import concluded about a file; cached, so a corrupt file is not re-read every run.
@@ -23,14 +26,9 @@ public struct ImportStage: PerPhotoStage {
     public let key: ResultKey
     /// Keys of the pixel analyzers: if any is missing, the photo is decoded.
     public let pixelKeys: [ResultKey]
-    /// Whether a cached result can be read back (the analyse stage knows the types); one
-    /// that cannot, say from another build, counts as missing, so the pixels are decoded again.
-    public let readable: @Sendable (ResultKey, Data) -> Bool
-
-    public init(importer: PhotoImporter, pixelKeys: [ResultKey], readable: @escaping @Sendable (ResultKey, Data) -> Bool = { _, _ in true }) {
+    public init(importer: PhotoImporter, pixelKeys: [ResultKey]) {
         self.importer = importer
         self.pixelKeys = pixelKeys
-        self.readable = readable
         self.key = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: Self.upstreamHash(importer.decoder))
     }
 
@@ -42,11 +40,12 @@ public struct ImportStage: PerPhotoStage {
     }
 
     public func process(_ photo: IdentifiedPhoto) async throws -> ImportedPhoto {
-        let needPixels = pixelKeys.contains { k in photo.cached[k].map { !readable(k, $0) } ?? true }
+        let needPixels = pixelKeys.contains { photo.cached[$0] == nil }
+        let importer = self.importer, file = photo.file
+        let later: @Sendable () throws -> AnalysisImage = { try importer.image(for: file) }
         if let data = photo.cached[key], let outcome = try? JSONDecoder().decode(ImportOutcome.self, from: data) {
-            guard case .facts = outcome, needPixels else {
-                return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false)
-            }
+            guard case .facts = outcome else { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false) }
+            guard needPixels else { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false, decodeLater: later) }
             // Facts are known; only an analyzer changed: decode the pixels alone.
             do {
                 let image = try importer.image(for: photo.file)
@@ -57,7 +56,7 @@ public struct ImportStage: PerPhotoStage {
         }
         do {
             let (facts, image) = try importer.load(photo.file, decode: needPixels)
-            return ImportedPhoto(identified: photo, outcome: .facts(facts), image: image, fresh: true)
+            return ImportedPhoto(identified: photo, outcome: .facts(facts), image: image, fresh: true, decodeLater: image == nil ? later : nil)
         } catch let e as PhotoError {
             return ImportedPhoto(identified: photo, outcome: .failed(ErrorInfo(e)), image: nil, fresh: true)
         }
