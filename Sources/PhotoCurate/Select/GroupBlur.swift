@@ -44,11 +44,9 @@ public enum GroupBlur {
                       mj.clippedHighlights <= mi.clippedHighlights + 0.02 else { continue }
                 if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
             }
-            guard !pairs.isEmpty else { continue }
+            guard let median = pairs.map(\.0).median else { continue }
             pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
-            let mid = pairs.count / 2
-            let median = pairs.count % 2 == 1 ? pairs[mid].0 : (pairs[mid - 1].0 + pairs[mid].0) / 2
-            out[i] = Value(sigma: max(0, median).squareRoot(), reference: pairs[mid].1)
+            out[i] = Value(sigma: max(0, median).squareRoot(), reference: pairs[pairs.count / 2].1)
         }
         return out
     }

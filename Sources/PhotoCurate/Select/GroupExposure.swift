@@ -31,10 +31,8 @@ public enum GroupExposure {
             if peers.count == 2 {
                 let other = peers[1]
                 if photos[i].technical.exposure < photos[other].technical.exposure { out[i] = ev(i) - ev(other) }
-            } else if peers.count >= 3 {
-                let sorted = peers.map(ev).sorted()
-                let mid = sorted.count / 2
-                out[i] = ev(i) - (sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2)
+            } else if peers.count >= 3, let median = peers.map(ev).median {
+                out[i] = ev(i) - median
             }
         }
         return out

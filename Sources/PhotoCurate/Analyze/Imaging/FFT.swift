@@ -1,14 +1,14 @@
 import Foundation
 
 /// In-place radix-2 complex FFT for the small square maps the analyzers use
-/// (64×64 saliency, 128×128 power-spectrum windows).
+/// (64×64 saliency maps and power-spectrum windows).
 ///
 /// ```swift
-/// let plan = FFT.Plan(n: 128)
+/// let plan = FFT.Plan(n: 64)
 /// plan.transform2D(&re, &im, inverse: false)
 /// ```
 /// A plan holds the bit-reversal table and the twiddle factors, so a run of
-/// transforms of one size (a spectrum is 24 of them) does not recompute them.
+/// transforms of one size (a spectrum is about 54 of them) does not recompute them.
 enum FFT {
     struct Plan: Sendable {
         let n: Int
@@ -73,10 +73,5 @@ enum FFT {
                 }
             }
         }
-    }
-
-    /// 2-D transform of an n×n map with a one-off plan.
-    static func transform2D(_ re: inout [Float], _ im: inout [Float], n: Int, inverse: Bool) {
-        Plan(n: n).transform2D(&re, &im, inverse: inverse)
     }
 }
