@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips",
                        providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libjpeg(-turbo): a scaled decode that shows each block's coefficients (native-resolution detail).
+        .target(name: "CJpegShim", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif",
                        providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas",
@@ -29,7 +31,7 @@ let package = Package(
         .target(
             name: "PhotoCurate",
             dependencies: [
-                "CVipsShim", "CExif", "CBLAS",
+                "CVipsShim", "CJpegShim", "CExif", "CBLAS",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Yams", package: "Yams"),

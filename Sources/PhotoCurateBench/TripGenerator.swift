@@ -10,8 +10,11 @@ import PhotoCurate
 /// ```
 /// Each scene is a crop of one source photo, shot as a burst of 2–8 frames with
 /// handheld variation (shift, zoom and crop of a few %, ±2° rotation, ±0.7 EV,
-/// white balance, mild sensor noise). Some frames are degraded (defocus, motion
-/// blur, −2 EV, +2 EV with clipping, heavy noise), never all of a burst. EXIF is
+/// white balance, the scene's own light per-pixel sensor noise). Some frames are
+/// degraded (defocus, motion blur, under- or over-exposure that clips, grain),
+/// never all of a burst. `range` sets how strong a fault is (`FaultRange`):
+/// `.mild` (the default) is the smallest fault a person rejects at 100 %,
+/// `.strong` is obvious even at screen size. EXIF is
 /// written by our own `ExifWriter`: times (frames seconds apart, scenes from
 /// under a minute to hours apart), GPS (tens of metres to many km), Orientation
 /// (some frames stored rotated), and some files have no EXIF at all. A few
@@ -20,10 +23,33 @@ import PhotoCurate
 public struct TripGenerator {
     public enum Mode: String, Sendable, CaseIterable { case normal, cityWalk = "city-walk" }
 
+    /// How strong the faults are, per 1000 px of the long edge (×4 at 12 MP).
+    ///
+    /// `.mild` starts at the smallest fault a person culling at 100 % rejects:
+    /// defocus σ 0.5 px, a 3 px smear, luma grain σ 8 levels per pixel with chroma
+    /// grain σ ≥ 3, 1.7 EV. `.strong` is the earlier range, visible at screen size.
+    public enum FaultRange: String, Sendable, CaseIterable {
+        case mild, strong
+
+        /// (lower, upper) bound of the strength of each kind.
+        func bounds(_ kind: String) -> (Double, Double) {
+            switch (self, kind) {
+            case (.mild, "blur"): return (0.5, 1.5)       // gaussian σ, px per 1000 px
+            case (.mild, "motion"): return (3, 8)         // smear length, px per 1000 px
+            case (.mild, "noise"): return (8, 14)         // luma σ, 8-bit levels per pixel
+            case (.strong, "blur"): return (1.5, 4)
+            case (.strong, "motion"): return (6, 16)
+            case (.strong, "noise"): return (16, 28)
+            default: return (1.7, 2.3)                    // under / over: EV
+            }
+        }
+    }
+
     public var sources: String
     public var out: String
     public var seed: UInt64
     public var mode: Mode = .normal
+    public var range: FaultRange = .mild
     public var scenes = 30
     public var longEdge = 2560
     public var degradedFraction = 0.3
@@ -51,6 +77,8 @@ public struct TripGenerator {
         var orientation: Int
         var exif: ExifWriter.Fields?
         var noiseSeed: Int
+        /// The camera's own per-pixel noise in this scene (luma, chroma σ in levels): every frame has some.
+        var baseNoise: (luma: Double, chroma: Double)
         var captureTime: String?
     }
 
@@ -90,24 +118,21 @@ public struct TripGenerator {
             var degradedShots = Set<Int>()
             while degradedShots.count < nDegraded { degradedShots.insert(rng.int(0...(count - 1))) }
             let hasExifCamera = !rng.chance(noExifFraction * 2)
+            let baseNoise = (luma: rng.uniform(1, 3), chroma: rng.uniform(0.5, 1.5))
             for k in 0..<count {
                 t += rng.uniform(0.4, 3)
                 var shot = Shot(scene: scene, shot: k, source: src, crop: (cx, cy, cw, ch),
                                 dx: rng.uniform(-0.03, 0.03), dy: rng.uniform(-0.03, 0.03), zoom: rng.uniform(0.97, 1.03),
                                 angle: rng.uniform(-2, 2), ev: rng.uniform(-0.7, 0.7), wbR: rng.uniform(0.92, 1.08), wbB: rng.uniform(0.92, 1.08),
                                 degradation: nil, motionAngle: rng.uniform(0, 180), orientation: 1, exif: nil,
-                                noiseSeed: Int(rng.next() % 1_000_000), captureTime: nil)
+                                noiseSeed: Int(rng.next() % 1_000_000), baseNoise: baseNoise, captureTime: nil)
                 if degradedShots.contains(k) {
                     let kind = Self.kinds[rng.int(0...(Self.kinds.count - 1))]
-                    let strength: Double
-                    switch kind {
-                    case "blur": strength = rng.uniform(1.5, 4)      // σ in px per 1000 px of long edge
-                    case "motion": strength = rng.uniform(6, 16)     // length in px per 1000 px of long edge
-                    case "under": strength = rng.uniform(1.7, 2.3)   // EV below
-                    case "over": strength = rng.uniform(1.7, 2.3)    // EV above
-                    default: strength = rng.uniform(16, 28)          // noise σ in 8-bit levels
-                    }
+                    let (lo, hi) = range.bounds(kind)
+                    let strength = rng.uniform(lo, hi)
                     shot.degradation = .init(kind: kind, strength: (strength * 1000).rounded() / 1000)
+                    // Grain comes with colour noise, as from a sensor at high ISO: 3–6 levels (mild), 6–12 (strong).
+                    if kind == "noise" { shot.degradation!.chroma = (rng.uniform(3, 6) * (range == .strong ? 2 : 1) * 1000).rounded() / 1000 }
                 }
                 let hasExif = hasExifCamera && !rng.chance(noExifFraction / 2)
                 if hasExif {
@@ -138,6 +163,7 @@ public struct TripGenerator {
         let names = numbers.map { String(format: "IMG_%04d.jpg", 1000 + $0) }
 
         var labels = TripLabels(seed: seed, mode: mode.rawValue, size: "\(w)x\(h)", scenes: scenes, files: [:])
+        labels.range = range.rawValue
         let sourceDir = sources
         let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             var out: [(Int, [UInt8])] = []
@@ -251,11 +277,17 @@ public struct TripGenerator {
             default: break
             }
         }
-        // Sensor noise: always a little; a lot for the "noise" degradation. Grain is ~2 px, as after demosaicing.
-        let sigma = s.degradation?.kind == "noise" ? s.degradation!.strength : 2.0
-        let bands = try (0..<3).map { b in try VImage.noise(width: w / 2 + 1, height: h / 2 + 1, sigma: sigma * 1.6, seed: s.noiseSeed * 3 + b) }
-        let noise = try VImage.bandjoin(bands[0], bands[1], bands[2]).resize(h: 2, v: 2).crop(x: 0, y: 0, width: w, height: h)
-        img = try img.adding(noise).castUChar()
+        // Sensor noise, per pixel: a luma part shared by the three channels and an
+        // independent part per channel (colour noise). Every frame has the scene's
+        // own light noise; a "noise" frame has grain of the labelled σ on top.
+        var luma = s.baseNoise.luma, chroma = s.baseNoise.chroma
+        if let d = s.degradation, d.kind == "noise" {
+            luma = (luma * luma + d.strength * d.strength).squareRoot()
+            chroma = (chroma * chroma + pow(d.chroma ?? 0, 2)).squareRoot()
+        }
+        let shared = try VImage.noise(width: w, height: h, sigma: luma, seed: s.noiseSeed * 4)
+        let bands = try (0..<3).map { b in try VImage.noise(width: w, height: h, sigma: chroma, seed: s.noiseSeed * 4 + 1 + b).adding(shared) }
+        img = try img.adding(VImage.bandjoin(bands[0], bands[1], bands[2])).castUChar()
 
         switch s.orientation {
         case 6: img = try img.rotated(quarterTurns: 3)  // displayed by turning 90° clockwise

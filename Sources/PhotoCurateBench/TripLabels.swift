@@ -7,8 +7,11 @@ public struct TripLabels: Codable, Sendable {
         public var kind: String
         /// blur: gaussian σ per 1000 px of long edge; motion: smear length per 1000 px;
         /// under/over: EV (nominal: an "over" frame is pushed further when needed
-        /// until its brightest 5 % clip); noise: σ in 8-bit levels.
+        /// until its brightest 5 % clip); noise: luma σ in 8-bit levels, per pixel.
         public var strength: Double
+        /// noise only: the independent per-channel (colour) noise σ, in levels.
+        public var chroma: Double?
+        public init(kind: String, strength: Double, chroma: Double? = nil) { self.kind = kind; self.strength = strength; self.chroma = chroma }
     }
 
     public struct File: Codable, Sendable {
@@ -27,6 +30,8 @@ public struct TripLabels: Codable, Sendable {
 
     public var seed: UInt64
     public var mode: String
+    /// "mild" or "strong" (`TripGenerator.FaultRange`); absent in trips made before the range existed (strong).
+    public var range: String?
     public var size: String
     public var scenes: Int
     public var files: [String: File]

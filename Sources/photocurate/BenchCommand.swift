@@ -22,7 +22,10 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Long edge in pixels (4000 gives 4000×3000, 12 MP).") var size: Int = 2560
         @Option(help: "normal, or city-walk (scenes minutes and a few hundred metres apart).") var mode: String = "normal"
         @Option(help: "Corrupt, truncated and non-image files to add.") var corrupt: Int = 3
+        @Option(help: "Fault strength: mild (the smallest a person rejects at 100 %: defocus σ 0.5–1.5 px, smear 3–8 px per 1000 px, grain σ 8–14) or strong (defocus 1.5–4, smear 6–16, grain 16–28).")
+        var range: String = "mild"
         func validate() throws {
+            guard TripGenerator.FaultRange(rawValue: range) != nil else { throw ValidationError("--range must be mild or strong") }
             guard TripGenerator.Mode(rawValue: mode) != nil else { throw ValidationError("--mode must be normal or city-walk") }
             guard (64...4000).contains(size) else { throw ValidationError("--size must be 64…4000") }
             guard scenes >= 1 else { throw ValidationError("--scenes must be at least 1") }
@@ -33,6 +36,7 @@ struct BenchCommand: AsyncParsableCommand {
             g.scenes = scenes
             g.longEdge = size
             g.corruptFiles = corrupt
+            g.range = TripGenerator.FaultRange(rawValue: range)!
             let t0 = Date()
             let labels = try await g.generate()
             let degraded = labels.files.values.filter { $0.degradation != nil }.count

@@ -29,10 +29,10 @@ struct InspectCommand: ParsableCommand {
         let quality = QualityAnalyzer().analyze(image!)
         let fp = FeaturePrintAnalyzer().analyze(image!)
         if json {
-            struct Out: Encodable { var facts: PhotoFacts; var quality: TechnicalQualityScore; var featurePrintDimension: Int }
+            struct Out: Encodable { var facts: PhotoFacts; var quality: TechnicalQualityScore; var featurePrintDimension: Int; var native: NativeDetail? }
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try enc.encode(Out(facts: facts, quality: quality, featurePrintDimension: fp.vector.count)), as: UTF8.self))
+            print(String(decoding: try enc.encode(Out(facts: facts, quality: quality, featurePrintDimension: fp.vector.count, native: image!.native)), as: UTF8.self))
             return
         }
         func opt<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "—" }
@@ -49,6 +49,7 @@ struct InspectCommand: ParsableCommand {
         }
         print("laplacian".padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: "%.1f (reported, not scored)", quality.measurements.laplacianVariance))
         print("featureprint \(fp.vector.count) floats, v\(FeaturePrintAnalyzer.version)")
+        printNative(image!.native)
         guard !others.isEmpty else { return }
         let spectrum = SpectrumAnalyzer().analyze(image!)
         print("")
@@ -60,8 +61,27 @@ struct InspectCommand: ParsableCommand {
             let sectors = spectrum.sectorBlur(comparedWith: os).map { $0.map { String(format: "%+.2f", $0) } ?? "—" }.joined(separator: " ")
             let blur = spectrum.extraBlur(comparedWith: os).map { String(format: "%.2f px", max(0, $0).squareRoot()) } ?? "not comparable"
             let ev = GroupExposure.stops(medianLuma: quality.measurements.medianLuma) - GroupExposure.stops(medianLuma: oq.measurements.medianLuma)
+            if let a = image!.native, let b = o.native {
+                let d = a.blurDifference(comparedWith: b)
+                print("vs \(other) at 100 %: " + (d.map { String(format: "%@ blur (σ² %+.2f px²)", $0 > 0 ? String(format: "%.2f px more", $0.squareRoot()) : "no more", $0) } ?? "blur not comparable")
+                      + String(format: ", grain σ %.1f vs %.1f levels", a.noiseLuma, b.noiseLuma))
+            }
             print("vs \(other): similarity \(String(format: "%.3f", fp.cosine(FeaturePrintAnalyzer().analyze(o)))), "
                   + "extra blur \(blur) (Δσ² by sector: \(sectors)), \(String(format: "%+.2f", ev)) EV, noise σ \(String(format: "%.1f vs %.1f", quality.measurements.noiseSigma, oq.measurements.noiseSigma))")
+        }
+    }
+
+    /// What was measured at 100 %, and where: the tile boxes in upright full-resolution pixels.
+    func printNative(_ n: NativeDetail?) {
+        guard let n else { print("at 100 %     — (no DCT blocks: judged at the analysis scale only)"); return }
+        let per1000 = 1000 / Double(max(n.width, n.height))
+        print(String(format: "at 100 %%     %d×%d from the JPEG's DCT blocks: grain σ %.2f levels luma, %@ chroma; edge spread %@ in the sharpest tiles",
+                     n.width, n.height, n.noiseLuma, n.noiseChroma.map { String(format: "%.2f", $0) } ?? "—",
+                     n.sharpWidth.map { String(format: "%.2f px (%.2f per 1000 px)", $0, $0 * per1000) } ?? "—"))
+        print("tiles        box (x,y w×h)              edge σ px   detail")
+        for t in n.tiles {
+            let box = "\(t.x),\(t.y) \(t.w)×\(t.h)".padding(toLength: 26, withPad: " ", startingAt: 0)
+            print("             \(box) \(t.width.map { String(format: "%6.2f", $0) } ?? "     —")   \(String(format: "%8.1f", t.energy))")
         }
     }
 }

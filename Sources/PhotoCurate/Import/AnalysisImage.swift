@@ -9,6 +9,8 @@ public struct AnalysisImage: Sendable {
     public let rgb: [UInt8]
     /// Rec.601 luma (gamma-encoded), 0–255, `width * height` values.
     public let luma: [Float]
+    /// The photo at 100 %, measured during decode (JPEG only; `nil` otherwise).
+    public var native: NativeDetail?
 
     public init(width: Int, height: Int, rgb: [UInt8]) {
         precondition(rgb.count == width * height * 3, "pixel buffer does not match its size")

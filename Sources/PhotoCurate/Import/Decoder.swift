@@ -43,7 +43,13 @@ public struct Decoder: Sendable {
     /// Decodes strictly; if that fails on corrupt data but a lenient decode
     /// succeeds, returns the image with the strict error as `damage`, so the
     /// photo is kept (and reported) but never picked.
+    ///
+    /// JPEGs go through `JpegDecoder`, which reads the same data once and also
+    /// measures the photo at 100 % (`AnalysisImage.native`); libjpeg's warnings
+    /// there are the damage. Other formats, and JPEGs libjpeg leaves to others
+    /// (CMYK, 12-bit), are decoded by libvips.
     public func decode(_ path: String, header: VImage, loader: String) throws -> (image: AnalysisImage, damage: String?) {
+        if loader == "jpegload", let jpeg = try decodeJpeg(path, header: header) { return jpeg }
         do {
             return (try decodeOnce(path, header: header, loader: loader, strict: true), nil)
         } catch let strictError as PhotoError {
@@ -53,36 +59,66 @@ public struct Decoder: Sendable {
         }
     }
 
-    func decodeOnce(_ path: String, header: VImage, loader: String, strict: Bool) throws -> AnalysisImage {
+    /// The largest JPEG shrink-on-load (2, 4, 8) that keeps the long edge at or above `longEdge`.
+    func jpegShrink(_ w: Int, _ h: Int) -> Int {
+        for s in [8, 4, 2] where max(w, h) / s >= longEdge { return s }
+        return 1
+    }
+
+    /// `nil` when libjpeg leaves this file to libvips.
+    func decodeJpeg(_ path: String, header: VImage) throws -> (image: AnalysisImage, damage: String?)? {
+        let probe = NativeDetailProbe()
+        let decoded: JpegDecoder.Decoded
         do {
-            let w = header.width, h = header.height
-            var shrink = 1
-            if loader == "jpegload" {
-                for s in [8, 4, 2] where max(w, h) / s >= longEdge { shrink = s; break }
-            }
-            // Failure modes are fixed when a file is opened, so strict decoding reopens it.
-            let image = shrink > 1 || strict ? try VImage.open(path, shrink: shrink, strict: strict) : header
-            // Never upscale: it adds no detail and blurs grain into smooth
-            // patches the noise estimate cannot see. Photos at or above
-            // `longEdge` (every camera photo) are all measured at the same scale.
-            let scale = min(1, Double(longEdge) / Double(max(image.width, image.height)))
-            // Round the target size, then derive per-axis scales from it, so the
-            // output size is exact and the same for every decode of the file.
-            let tw = max(1, Int((Double(image.width) * scale).rounded()))
-            let th = max(1, Int((Double(image.height) * scale).rounded()))
-            var resized = try image.resize(h: Double(tw) / Double(image.width), v: Double(th) / Double(image.height))
-            // Pixels are small now: copy them out of the sequential pipeline so a
-            // 90° rotation can read them in any order.
-            resized = try resized.copyMemory()
-            let upright = try resized.autorotated().srgb8()
-            let bytes = try upright.bytes()
-            guard bytes.count == upright.width * upright.height * 3 else {
-                throw PhotoError.corrupt(path: path, reason: "decoder returned \(bytes.count) bytes for \(upright.width)×\(upright.height)")
-            }
-            return AnalysisImage(width: upright.width, height: upright.height, rgb: bytes)
+            decoded = try JpegDecoder.decode(path, scale: jpegShrink(header.width, header.height), probe: probe)
+        } catch JpegDecoder.Failure.unsupported {
+            return nil
+        } catch JpegDecoder.Failure.failed(let reason) {
+            throw PhotoError.corrupt(path: path, reason: reason)
+        }
+        let orientation = header.int("orientation") ?? 1
+        do {
+            let image = try VImage.from(pixels: decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands)
+            if (2...8).contains(orientation) { image.setInt("orientation", orientation) }
+            var analysis = try finish(path, image)
+            analysis.native = probe.finish(orientation: orientation)
+            return (analysis, decoded.damage)
         } catch let e as VipsError {
             throw PhotoError.corrupt(path: path, reason: e.description)
         }
+    }
+
+    func decodeOnce(_ path: String, header: VImage, loader: String, strict: Bool) throws -> AnalysisImage {
+        do {
+            let shrink = loader == "jpegload" ? jpegShrink(header.width, header.height) : 1
+            // Failure modes are fixed when a file is opened, so strict decoding reopens it.
+            let image = shrink > 1 || strict ? try VImage.open(path, shrink: shrink, strict: strict) : header
+            return try finish(path, image)
+        } catch let e as VipsError {
+            throw PhotoError.corrupt(path: path, reason: e.description)
+        }
+    }
+
+    /// Resize to the analysis size, turn upright, 8-bit sRGB, pixels out.
+    func finish(_ path: String, _ image: VImage) throws -> AnalysisImage {
+        // Never upscale: it adds no detail and blurs grain into smooth
+        // patches the noise estimate cannot see. Photos at or above
+        // `longEdge` (every camera photo) are all measured at the same scale.
+        let scale = min(1, Double(longEdge) / Double(max(image.width, image.height)))
+        // Round the target size, then derive per-axis scales from it, so the
+        // output size is exact and the same for every decode of the file.
+        let tw = max(1, Int((Double(image.width) * scale).rounded()))
+        let th = max(1, Int((Double(image.height) * scale).rounded()))
+        var resized = try image.resize(h: Double(tw) / Double(image.width), v: Double(th) / Double(image.height))
+        // Pixels are small now: copy them out of the sequential pipeline so a
+        // 90° rotation can read them in any order.
+        resized = try resized.copyMemory()
+        let upright = try resized.autorotated().srgb8()
+        let bytes = try upright.bytes()
+        guard bytes.count == upright.width * upright.height * 3 else {
+            throw PhotoError.corrupt(path: path, reason: "decoder returned \(bytes.count) bytes for \(upright.width)×\(upright.height)")
+        }
+        return AnalysisImage(width: upright.width, height: upright.height, rgb: bytes)
     }
 
     /// "VipsForeignLoadJpegFile" → "jpegload".

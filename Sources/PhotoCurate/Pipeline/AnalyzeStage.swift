@@ -7,6 +7,8 @@ public struct AnalyzeStage: PerPhotoStage {
     public let quality: QualityAnalyzer
     public let featurePrint: FeaturePrintAnalyzer
     public let spectrum: SpectrumAnalyzer
+    public let detail: DetailAnalyzer
+    public let detailKey: ResultKey
     public let qualityKey: ResultKey
     public let featureKey: ResultKey
     public let spectrumKey: ResultKey
@@ -14,7 +16,9 @@ public struct AnalyzeStage: PerPhotoStage {
     public var clock: StageClock?
 
     public init(quality: QualityAnalyzer, featurePrint: FeaturePrintAnalyzer, spectrum: SpectrumAnalyzer = SpectrumAnalyzer(),
-                upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
+                detail: DetailAnalyzer = DetailAnalyzer(), upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
+        self.detail = detail
+        self.detailKey = detail.key(upstream: upstream)
         self.clock = clock
         self.quality = quality
         self.featurePrint = featurePrint
@@ -25,7 +29,7 @@ public struct AnalyzeStage: PerPhotoStage {
         self.importKey = importKey
     }
 
-    public var pixelKeys: [ResultKey] { [qualityKey, featureKey, spectrumKey] }
+    public var pixelKeys: [ResultKey] { [qualityKey, featureKey, spectrumKey, detailKey] }
 
     public func process(_ photo: ImportedPhoto) async throws -> (PhotoRecord, CacheStore.Entry?) {
         let id = photo.identified
@@ -47,6 +51,7 @@ public struct AnalyzeStage: PerPhotoStage {
                 record.quality = try resolve(quality, qualityKey, photo, pixels, &fresh, &record.computed)
                 record.featurePrint = try resolve(featurePrint, featureKey, photo, pixels, &fresh, &record.computed)
                 record.spectrum = try resolve(spectrum, spectrumKey, photo, pixels, &fresh, &record.computed)
+                record.detail = try resolve(detail, detailKey, photo, pixels, &fresh, &record.computed)?.detail
             } catch let e as PhotoError {
                 record.error = ErrorInfo(e)
             }

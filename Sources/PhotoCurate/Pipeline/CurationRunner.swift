@@ -54,7 +54,8 @@ public final class CurationRunner {
         let feature = FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id))
         let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
         let spectrum = SpectrumAnalyzer(parameters: p.parameters(SpectrumAnalyzer.id))
-        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, spectrum: spectrum, upstream: upstream, importKey: importKey, clock: clock)
+        let detail = DetailAnalyzer(parameters: p.parameters(DetailAnalyzer.id))
+        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, spectrum: spectrum, detail: detail, upstream: upstream, importKey: importKey, clock: clock)
         let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys)
         let cache = try options.cachePath.map { try CacheStore(path: $0) }
         let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys, clock: clock)
@@ -115,7 +116,7 @@ public final class CurationRunner {
             let r = records[i], f = r.facts!
             let label = f.timeTrusted ? f.captureTime.flatMap { t in CaptureTime.localHour(iso: t).map { _ in String(t.dropFirst(11).prefix(5)) } } : nil
             return SelectInput(path: r.file.path, technical: r.quality!, localHour: f.timeTrusted ? f.captureTime.flatMap(CaptureTime.localHour(iso:)) : nil,
-                               timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, damaged: f.damaged,
+                               timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, detail: r.detail, damaged: f.damaged,
                                timeTrusted: f.timeTrusted)
         }
         let selection = try SelectStage(parameters: p.parameters(SelectStage.id)).run((selectInputs, clustering))

@@ -9,6 +9,8 @@ public struct PhotoRecord: Codable, Sendable {
     public var quality: TechnicalQualityScore?
     public var featurePrint: FeaturePrint?
     public var spectrum: PowerSpectrum?
+    /// The photo at 100 % (JPEG only).
+    public var detail: NativeDetail?
     public var error: ErrorInfo?
     /// Analyzer ids computed in this run (empty when everything came from the cache).
     public var computed: [String]

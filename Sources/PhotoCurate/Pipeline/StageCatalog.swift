@@ -25,6 +25,7 @@ public enum StageCatalog {
         Entry(id: QualityAnalyzer.id, version: QualityAnalyzer.version, summary: "sharpness, exposure, noise, composition", parameters: QualityAnalyzer.parameterSpecs),
         Entry(id: FeaturePrintAnalyzer.id, version: FeaturePrintAnalyzer.version, summary: "feature-print embedding", parameters: FeaturePrintAnalyzer.parameterSpecs),
         Entry(id: SpectrumAnalyzer.id, version: SpectrumAnalyzer.version, summary: "luma power spectrum, for blur relative to a burst", parameters: SpectrumAnalyzer.parameterSpecs),
+        Entry(id: DetailAnalyzer.id, version: DetailAnalyzer.version, summary: "the photo at 100 %: grain and fine detail from the JPEG's DCT coefficients", parameters: DetailAnalyzer.parameterSpecs),
         Entry(id: ClusterStage.id, version: ClusterStage.version, summary: "moments and visual groups", parameters: ClusterStage.parameterSpecs),
         Entry(id: SelectStage.id, version: SelectStage.version, summary: "scores, best per group, diverse top N", parameters: SelectStage.parameterSpecs),
         Entry(id: "export", version: 1, summary: "manifest JSON/CSV, contact sheet", parameters: exportParameters),

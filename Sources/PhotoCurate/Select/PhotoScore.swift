@@ -17,6 +17,9 @@ public struct PhotoScore: Codable, Sendable, Equatable {
     /// Stops from the exposure its visual group agrees on (+ brighter); `nil` for a photo alone,
     /// or the better exposed of a pair.
     public var exposureVsGroup: Double?
+    /// Extra per-pixel grain σ at 100 % (levels) over the median of its visual group; `nil`
+    /// without native detail (not a JPEG) or a comparable sibling.
+    public var grainVsGroup: Double?
 }
 
 /// What kind of photo it is, which sets the weights of `PhotoScore.overall`.

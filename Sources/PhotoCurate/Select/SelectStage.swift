@@ -9,12 +9,15 @@ public struct SelectInput: Sendable {
     public var print: FeaturePrint
     /// For blur relative to the photo's visual group; `nil` leaves it out of that comparison.
     public var spectrum: PowerSpectrum?
+    /// The photo at 100 % (JPEG only): grain and blur relative to the group at native resolution.
+    public var detail: NativeDetail?
     /// Why the pixels are suspect (decoded only with errors); such a photo is never picked.
     public var damaged: String?
     /// Whether its capture time is trusted (EXIF); untimed photos join groups by look alone.
     public var timeTrusted: Bool
     public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint,
-                spectrum: PowerSpectrum? = nil, damaged: String? = nil, timeTrusted: Bool = true) {
+                spectrum: PowerSpectrum? = nil, detail: NativeDetail? = nil, damaged: String? = nil, timeTrusted: Bool = true) {
+        self.detail = detail
         self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
         self.spectrum = spectrum; self.damaged = damaged; self.timeTrusted = timeTrusted
     }
@@ -55,13 +58,15 @@ public struct SelectInput: Sendable {
 public struct SelectStage: BarrierStage {
     public static let id = "select"
     /// 2: technical score includes blur and exposure relative to the visual group.
-    public static let version = 2
+    /// 3: and grain at 100 % relative to the visual group.
+    public static let version = 3
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
-        ParameterSpec("blurRef", 1.2, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
+        ParameterSpec("blurRef", 0.8, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
+        ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
     ]
     public let parameters: Parameters
@@ -71,16 +76,18 @@ public struct SelectStage: BarrierStage {
         let (photos, clustering) = input
         let n = photos.count
         var reasons = [[String]](repeating: [], count: n)
-        var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:]
+        var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
         for c in clustering.clusters where c.photos.count > 1 {
             groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos)) { a, _ in a }
             groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
+            groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
-        let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"]
+        let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
         let tech = photos.indices.map { i -> Double in
             let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
-            return r6(photos[i].technical.overall * blur * exposure)
+            let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
+            return r6(photos[i].technical.overall * blur * exposure * grain)
         }
         func better(_ a: Int, _ b: Int) -> Bool { tech[a] != tech[b] ? tech[a] > tech[b] : photos[a].path < photos[b].path }
 
@@ -99,14 +106,15 @@ public struct SelectStage: BarrierStage {
             let overall = wt * tech[i] + wf * 0.5 + wc * context
             scores.append(PhotoScore(technical: tech[i], faces: nil, context: r6(context), overall: r6(overall),
                                      relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type,
-                                     blurVsGroup: groupBlur[i].map { r6($0.sigma) }, exposureVsGroup: groupExposure[i].map(r6)))
+                                     blurVsGroup: groupBlur[i].map { r6($0.sigma) }, exposureVsGroup: groupExposure[i].map(r6),
+                                     grainVsGroup: groupNoise[i].map(r6)))
         }
 
         // Rejected burst members say what beat them.
         let bestOfGroup = clustering.clusters.map { c in c.photos.min(by: better) ?? c.best }
         for (c, best) in zip(clustering.clusters, bestOfGroup) where c.photos.count > 1 {
             for i in c.photos where i != best {
-                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], by: photos[best], tech[best]))
+                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], grain: groupNoise[i], by: photos[best], tech[best]))
             }
         }
 
@@ -205,10 +213,14 @@ public struct SelectStage: BarrierStage {
         }
     }
 
-    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, by b: SelectInput, _ techB: Double) -> String {
+    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
         // The larger relative fault, each measured against its half-score point.
         let blurShare = (blur ?? 0) / parameters["blurRef"], exposureShare = abs(exposure ?? 0) / parameters["exposureRef"]
+        let grainShare = (grain ?? 0) / parameters["grainRef"]
+        if let grain, grainShare >= 0.6, grainShare >= exposureShare, grainShare >= blurShare {
+            return String(format: "beaten by %@ in its burst (grainier at 100 %%: σ %.1f levels over its siblings')", name, grain)
+        }
         if let exposure, exposureShare >= 0.6, exposureShare >= blurShare {
             return String(format: "beaten by %@ in its burst (%.1f stops %@ than the burst)", name, abs(exposure), exposure > 0 ? "brighter" : "darker")
         }

@@ -70,6 +70,9 @@ public final class VImage {
         return pcv_get_int(ptr, name, &v) == 0 ? Int(v) : nil
     }
 
+    /// Sets an integer metadata field (e.g. "orientation" on pixels made in memory, for `autorotated`).
+    public func setInt(_ name: String, _ value: Int) { vips_image_set_int(ptr, name, Int32(value)) }
+
     public func blob(_ name: String) -> [UInt8]? {
         var data: UnsafeRawPointer?
         var len = 0

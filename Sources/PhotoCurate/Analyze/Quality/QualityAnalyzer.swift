@@ -23,7 +23,8 @@ public struct QualityAnalyzer: Analyzer {
     /// 6: direction medians floored at 0.5 px before their ratio (below the analysis image's resolution).
     /// 7: saliency FFT with precomputed twiddles; a block is clipped when most of its pixels are (was: its mean);
     ///    median luma measured.
-    public static let version = 7
+    /// 8: grain is also judged at 100 % where the JPEG's DCT blocks show it (`NativeDetail.noiseLuma`).
+    public static let version = 8
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -32,6 +33,7 @@ public struct QualityAnalyzer: Analyzer {
         ParameterSpec("clipBlock", 8, in: 1...32, integer: true, "block size (px) in which clipping is counted: speckles smaller than this are not clipping"),
         ParameterSpec("edgeWidthRef", 2.2, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
         ParameterSpec("noiseRef", 3.0, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
+        ParameterSpec("grainRef", 8.0, in: 1...40, "per-pixel grain σ at 100 % (levels, JPEG only) at which the noise score is 0.5: the smallest grain a person rejects"),
         ParameterSpec("weightSharpness", 0.40, in: 0...1, "exponent of sharpness in overall"),
         ParameterSpec("weightExposure", 0.30, in: 0...1, "exponent of exposure in overall"),
         ParameterSpec("weightNoise", 0.25, in: 0...1, "exponent of noise in overall"),
@@ -56,7 +58,11 @@ public struct QualityAnalyzer: Analyzer {
         // Steep curves: each score is ~1 while its fault is absent and falls fast once it is there,
         // so one fault is enough to sink `overall` and a clean photo is not penalised for its content.
         let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 5))
-        let noise = 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
+        // Grain at 100 %: per-pixel σ from the file's own DCT blocks, which the
+        // analysis scale averages away (σ 8 in a 12 MP frame reads about 1.5 at 768 px).
+        let grain = image.native?.noiseLuma
+        let noise = min(1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4)),
+                        grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) } ?? 1)
         let exposure = exposureScore(expo)
         let thirds = Self.thirdsAlignment(sal.x, sal.y)
         let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
@@ -73,7 +79,8 @@ public struct QualityAnalyzer: Analyzer {
                                 laplacianVariance: r(lap), noiseSigma: r(noiseSigma), meanLuma: r(expo.mean),
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
                                 whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
-                                saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median)))
+                                saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
+                                grainNative: grain.map(r)))
     }
 
     // MARK: Sharpness

@@ -48,11 +48,14 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var saliencyY: Double
         /// Fraction of the frame that is salient.
         public var subjectSize: Double
+        /// Per-pixel luma grain σ at 100 % (levels), from the JPEG's DCT blocks; `nil` for other formats.
+        public var grainNative: Double?
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
-                    medianLuma: Double? = nil) {
+                    medianLuma: Double? = nil, grainNative: Double? = nil) {
+            self.grainNative = grainNative
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
             self.medianLuma = medianLuma ?? meanLuma
@@ -67,7 +70,8 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         return [
             ("sharpness", sharpness, String(format: "edges spread σ=%.2f px on the subject, %.2f in the sharpest tiles, %.2f overall (direction ratio %.2f, %d edges)", m.subjectEdgeWidth, m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
             ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows)),
-            ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)),
+            ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)
+                + (m.grainNative.map { String(format: "; grain σ %.2f levels per pixel at 100 %%", $0) } ?? "")),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
             ("overall", overall, "weighted geometric mean of the four"),
         ]

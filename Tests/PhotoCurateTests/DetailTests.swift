@@ -1,0 +1,69 @@
+import Foundation
+import PhotoCurate
+import PhotoCurateTestSupport
+import XCTest
+
+/// The photo at 100 %: grain read from the JPEG's DCT blocks during the scaled decode.
+final class DetailTests: XCTestCase {
+    /// A 1600×1200 frame decoded at 400 px (1/4 shrink-on-load), as a 12 MP photo is at 768 px.
+    func frame(scene: Int = 11, noise: Double = 0, orientation: Int? = nil, shiftX: Double = 0) throws -> AnalysisImage {
+        let dir = try temporaryDirectory()
+        let path = dir + "/f.jpg"
+        let exif = orientation.map { FixtureFactory.exif(time: nil, orientation: $0) }
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 1600, height: 1200, exif: exif, shiftX: shiftX, noise: noise), to: path)
+        return try Decoder(longEdge: 400).decode(path)
+    }
+
+    func testGrainIsMeasuredAtFullResolutionNotAtTheAnalysisScale() throws {
+        let clean = try XCTUnwrap(try frame().native)
+        // σ 15 per RGB channel, independent: σ ≈ 10 in luma (Rec. 601 weights).
+        let grainy = try frame(noise: 15)
+        let g = try XCTUnwrap(grainy.native)
+        XCTAssertEqual(g.width, 1600)
+        XCTAssertEqual(g.power.count, 64)
+        XCTAssertEqual(g.tiles.count, NativeDetailProbe.tiles * NativeDetailProbe.tiles)
+        XCTAssertLessThan(clean.noiseLuma, 2.5, "a clean frame has no grain at 100 %")
+        XCTAssertEqual(g.noiseLuma, 10, accuracy: 3, "the per-pixel grain is recovered from the coefficients")
+        XCTAssertGreaterThan(try XCTUnwrap(g.noiseChroma), 3, "independent channel noise shows in Cb/Cr")
+        // At the analysis scale the same grain is averaged over 4×4 pixels and all but gone.
+        let atScale = QualityAnalyzer().analyze(grainy)
+        XCTAssertLessThan(atScale.measurements.noiseSigma, 4)
+        XCTAssertEqual(try XCTUnwrap(atScale.measurements.grainNative), g.noiseLuma, accuracy: 1e-3)
+        XCTAssertLessThan(atScale.noise, 0.4, "the noise score judges grain at 100 %")
+    }
+
+    func testTilesAreReportedUprightAndNonJPEGsHaveNoNativeDetail() throws {
+        let turned = try XCTUnwrap(try frame(orientation: 6).native)
+        // The fixture stores an orientation-6 frame turned (1200×1600), to be shown 1600×1200.
+        XCTAssertEqual(turned.width, 1200, "the stored size")
+        XCTAssertEqual(turned.height, 1600)
+        XCTAssertEqual(turned.tiles.map { $0.x + $0.w }.max(), 1600, "tiles are boxes in the upright frame")
+        XCTAssertEqual(turned.tiles.map { $0.y + $0.h }.max(), 1200)
+
+        // Pixels that never were a JPEG (PNG, HEIC, TIFF decode through libvips) carry no native detail.
+        let image = AnalysisImage(width: 4, height: 4, rgb: [UInt8](repeating: 128, count: 48))
+        XCTAssertNil(image.native)
+        XCTAssertNil(DetailAnalyzer().analyze(image).detail)
+        XCTAssertNotNil(DetailAnalyzer().analyze(image).note)
+    }
+
+    func testGrainierFrameOfABurstLosesToItsCleanSiblings() throws {
+        let q = QualityAnalyzer(), d = DetailAnalyzer()
+        let images = [try frame(), try frame(shiftX: 0.01), try frame(shiftX: 0.02), try frame(noise: 15, shiftX: 0.015)]
+        let f = FeaturePrintAnalyzer()
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: f.analyze(img), detail: d.analyze(img).detail)
+        }
+        let grain = GroupNoise.measure(members: [0, 1, 2, 3], photos: inputs)
+        XCTAssertGreaterThan(try XCTUnwrap(grain[3]), 8, "the grainy frame stands out by its own grain")
+        for i in 0..<3 { XCTAssertLessThan(try XCTUnwrap(grain[i]), 1) }
+        let clustering = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs.enumerated().map { k, i in
+            ClusterInput(epoch: 1_700_000_000 + Double(k), latitude: nil, longitude: nil, print: i.print, quality: i.technical.overall, path: i.path)
+        })
+        XCTAssertEqual(clustering.clusters.count, 1, "one burst")
+        let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs)).run((inputs, clustering))
+        XCTAssertNotEqual(s.bestOfGroup[0], 3)
+        XCTAssertTrue(s.reasons[3].contains { $0.contains("grainier at 100 %") }, "\(s.reasons[3])")
+    }
+}
