@@ -18,6 +18,7 @@ typedef struct {
     inverse_DCT_method_ptr original[MAX_COMPONENTS];
     pcj_block_fn fn;
     void *ctx;
+    int stride[3];
 } pcj_hook;
 
 static void pcj_error_exit(j_common_ptr c) {
@@ -36,19 +37,21 @@ static void pcj_emit(j_common_ptr c, int level) {
 static void pcj_idct(j_decompress_ptr c, jpeg_component_info *comp, JCOEFPTR coef, JSAMPARRAY out, JDIMENSION col) {
     pcj_hook *h = (pcj_hook *)c->client_data;
     int ci = comp->component_index;
-    if (ci < 3)
+    if (ci < 3 && ((int)(col / (JDIMENSION)comp->DCT_scaled_size) + (int)c->output_iMCU_row) % h->stride[ci] == 0)
         h->fn(h->ctx, ci, (int)(col / (JDIMENSION)comp->DCT_scaled_size), (int)c->output_iMCU_row,
               coef, comp->quant_table ? comp->quant_table->quantval : NULL);
     h->original[ci](c, comp, coef, out, col);
 }
 
-unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, pcj_info *info) {
+unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, int luma_stride, int chroma_stride, pcj_info *info) {
     memset(info, 0, sizeof *info);
     FILE *fp = fopen(path, "rb");
     if (!fp) { snprintf(info->message, sizeof info->message, "cannot open: %s", strerror(errno)); return NULL; }
     struct jpeg_decompress_struct c;
     pcj_error err;
     pcj_hook hook = { .fn = fn, .ctx = ctx };
+    hook.stride[0] = luma_stride > 0 ? luma_stride : 1;
+    hook.stride[1] = hook.stride[2] = chroma_stride > 0 ? chroma_stride : 1;
     unsigned char *volatile pixels = NULL;
     c.err = jpeg_std_error(&err.pub);
     err.pub.error_exit = pcj_error_exit;

@@ -31,7 +31,10 @@ typedef struct pcj_info {
 /* Decodes the file; returns out_width*out_height*out_components bytes the caller
  * frees with pcj_free, or NULL with info->message set (info->unsupported when the
  * file is valid but not a kind this decoder handles). fn may be NULL. */
-unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, pcj_info *info);
+/* Only every stride-th block (by (column + iMCU row) % stride == 0; luma_stride
+ * for component 0, chroma_stride for 1–2) is handed to fn: a call per block costs
+ * more than the statistics need. */
+unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, int luma_stride, int chroma_stride, pcj_info *info);
 void pcj_free(void *p);
 
 #endif

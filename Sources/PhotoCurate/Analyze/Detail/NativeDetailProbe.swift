@@ -15,21 +15,26 @@ public final class NativeDetailProbe {
     public static let tiles = 6
     static let bins = 32
 
-    /// Sums of dequantized power per (component, activity bin, position).
-    var binned = [Double](repeating: 0, count: 3 * NativeDetailProbe.bins * 64)
-    var binCount = [Double](repeating: 0, count: 3 * NativeDetailProbe.bins)
-    /// Luma power per (tile, position), and per position the count of nonzero coefficients.
-    var tilePower = [Double](repeating: 0, count: NativeDetailProbe.tiles * NativeDetailProbe.tiles * 64)
-    var tileBlocks = [Double](repeating: 0, count: NativeDetailProbe.tiles * NativeDetailProbe.tiles)
-    var nonzero = [Double](repeating: 0, count: 64)
+    /// Sums of dequantized power per (component, activity bin, position); raw buffers,
+    /// since this runs for every sampled block of every photo.
+    let binned = UnsafeMutablePointer<Double>.allocate(capacity: 3 * NativeDetailProbe.bins * 64)
+    let binCount = UnsafeMutablePointer<Double>.allocate(capacity: 3 * NativeDetailProbe.bins)
+    /// Luma power per (tile, position) with the slope leakage taken out, blocks per tile,
+    /// and per position the count of nonzero coefficients.
+    let tilePower = UnsafeMutablePointer<Double>.allocate(capacity: NativeDetailProbe.tiles * NativeDetailProbe.tiles * 64)
+    let tileBlocks = UnsafeMutablePointer<Double>.allocate(capacity: NativeDetailProbe.tiles * NativeDetailProbe.tiles)
+    let nonzeroCount = UnsafeMutablePointer<Double>.allocate(capacity: 64)
+    let scratch = UnsafeMutablePointer<Double>.allocate(capacity: 64)
+    let leakTable = UnsafeMutablePointer<Double>.allocate(capacity: 8)
     var quant: [[Int]] = [[], [], []]
-    var blocks = [Double](repeating: 0, count: 3)
+    var blocks: (Double, Double, Double) = (0, 0, 0)
     /// Layout, set by the decoder before the first block.
     var blocksWide = [1, 1, 1], imcuRows = 1, width = 0, height = 0
     /// Whether each component is subsampled against luma (its grain is averaged over 2×2 pixels).
     var subsampled = [false, false, false]
-    private var scratch = [Double](repeating: 0, count: 64)
-    private var residual = [Double](repeating: 0, count: 64)
+    /// Every `stride`-th block (in a diagonal pattern; the shim skips the others) is
+    /// measured: the statistics of one block in 8 are as good, and the decode stays the cost.
+    public static let lumaStride = 8, chromaStride = 4
 
     /// DCT-II ratios of a linear ramp (odd n: cₙ/c₁) and a centred parabola (even n: cₙ/c₂) over 8 samples.
     static let leak: [Double] = {
@@ -42,75 +47,73 @@ public final class NativeDetailProbe {
         }
     }()
 
-    public init() {}
+    public init() {
+        binned.initialize(repeating: 0, count: 3 * Self.bins * 64)
+        binCount.initialize(repeating: 0, count: 3 * Self.bins)
+        tilePower.initialize(repeating: 0, count: Self.tiles * Self.tiles * 64)
+        tileBlocks.initialize(repeating: 0, count: Self.tiles * Self.tiles)
+        nonzeroCount.initialize(repeating: 0, count: 64)
+        scratch.initialize(repeating: 0, count: 64)
+        for i in 0..<8 { leakTable[i] = Self.leak[i] }
+    }
+
+    deinit {
+        for p in [binned, binCount, tilePower, tileBlocks, nonzeroCount, scratch, leakTable] { p.deallocate() }
+    }
+
+    func blockCount(_ c: Int) -> Double { c == 0 ? blocks.0 : c == 1 ? blocks.1 : blocks.2 }
 
     /// One block. `coef` and `q` are 64 values in natural order.
     @inline(__always)
     func add(component c: Int, column: Int, imcuRow: Int, coef: UnsafePointer<Int16>, quant q: UnsafePointer<UInt16>) {
         if quant[c].isEmpty { quant[c] = (0..<64).map { Int(q[$0]) } }
+        let p = scratch
         // Power of each nonzero AC coefficient; most are zero.
         var any = false
-        scratch.withUnsafeMutableBufferPointer { p in
-            for k in 1..<64 {
-                let v = coef[k]
-                if v != 0 { let d = Double(v) * Double(q[k]); p[k] = d * d; any = true } else { p[k] = 0 }
-            }
+        for k in 1..<64 {
+            let v = coef[k]
+            if v != 0 { let d = Double(v) * Double(q[k]); p[k] = d * d; any = true } else { p[k] = 0 }
         }
+        switch c { case 0: blocks.0 += 1; case 1: blocks.1 += 1; default: blocks.2 += 1 }
+        // Low-frequency activity: how much structure the block holds (grain barely moves it).
+        let e = p[1] + p[8] + p[9] + p[2] + p[16]
+        let bin = e < 1 ? 0 : min(Self.bins - 1, Int(log2(e) * 1.5) + 1)
+        binCount[c * Self.bins + bin] += 1
+        guard any else {
+            if c == 0 { tileBlocks[tileIndex(column, imcuRow)] += 1 }
+            return
+        }
+        let base = (c * Self.bins + bin) * 64
+        for k in 1..<64 where p[k] != 0 { binned[base + k] += p[k] }
+        guard c == 0 else { return }
         // Luma: the power that is detail, not leakage. An 8-px block of a smooth slope
         // or curve has odd (even) coefficients in fixed ratio to its first (second)
         // one; in a soft photo that leakage outweighs what detail is left. Taking the
-        // predicted leak out leaves what a slope or curve cannot explain: edges
-        // narrower than the block, which blur widens into slopes.
-        if c == 0 && any {
-            residual.withUnsafeMutableBufferPointer { r in
-                for k in 1..<64 {
-                    let u = k & 7, v = k >> 3
-                    var d = Double(coef[k]) * Double(q[k])
-                    if u >= 3 { let src = v * 8 + (u & 1 == 1 ? 1 : 2); d -= Self.leak[u] * Double(coef[src]) * Double(q[src]) }
-                    if v >= 3 { let src = (v & 1 == 1 ? 1 : 2) * 8 + u; d -= Self.leak[v] * Double(coef[src]) * Double(q[src]) }
-                    r[k] = d * d
-                }
-            }
+        // predicted leak out leaves what a slope or curve cannot explain.
+        let t = tileIndex(column, imcuRow)
+        tileBlocks[t] += 1
+        let tb = t * 64
+        for k in 1..<64 {
+            let u = k & 7, v = k >> 3
+            var d = Double(coef[k]) * Double(q[k])
+            if u >= 3 { let src = v * 8 + (u & 1 == 1 ? 1 : 2); d -= leakTable[u] * Double(coef[src]) * Double(q[src]) }
+            if v >= 3 { let src = (v & 1 == 1 ? 1 : 2) * 8 + u; d -= leakTable[v] * Double(coef[src]) * Double(q[src]) }
+            tilePower[tb + k] += d * d
+            if p[k] != 0 { nonzeroCount[k] += 1 }
         }
-        blocks[c] += 1
-        // Low-frequency activity: how much structure the block holds (grain barely moves it).
-        let e = scratch[1] + scratch[8] + scratch[9] + scratch[2] + scratch[16]
-        let bin = e < 1 ? 0 : min(Self.bins - 1, Int(log2(e) * 1.5) + 1)
-        binCount[c * Self.bins + bin] += 1
-        var tileBase = 0
-        if c == 0 {
-            let tx = min(Self.tiles - 1, column * Self.tiles / max(1, blocksWide[0]))
-            let ty = min(Self.tiles - 1, imcuRow * Self.tiles / max(1, imcuRows))
-            let t = ty * Self.tiles + tx
-            tileBlocks[t] += 1
-            tileBase = t * 64
-        }
-        guard any else { return }
-        let base = (c * Self.bins + bin) * 64
-        scratch.withUnsafeBufferPointer { p in
-            binned.withUnsafeMutableBufferPointer { b in
-                for k in 1..<64 where p[k] != 0 { b[base + k] += p[k] }
-            }
-            if c == 0 {
-                residual.withUnsafeBufferPointer { r in
-                    tilePower.withUnsafeMutableBufferPointer { t in
-                        nonzero.withUnsafeMutableBufferPointer { z in
-                            for k in 1..<64 {
-                                t[tileBase + k] += r[k]
-                                if p[k] != 0 { z[k] += 1 }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+    }
+
+    @inline(__always) func tileIndex(_ column: Int, _ imcuRow: Int) -> Int {
+        let tx = min(Self.tiles - 1, column * Self.tiles / max(1, blocksWide[0]))
+        let ty = min(Self.tiles - 1, imcuRow * Self.tiles / max(1, imcuRows))
+        return ty * Self.tiles + tx
     }
 
     /// Grain σ of component c: in the flattest 10 % of its blocks, the quantization-aware
     /// σ at mid frequencies (2 ≤ u+v ≤ 6) where the quantizer is finest.
     func noise(_ c: Int) -> Double? {
-        guard blocks[c] >= 64, quant[c].count == 64 else { return nil }
-        let target = blocks[c] * 0.1
+        guard blockCount(c) >= 64, quant[c].count == 64 else { return nil }
+        let target = blockCount(c) * 0.1
         var acc = 0.0
         var sums = [Double](repeating: 0, count: 64)
         for b in 0..<Self.bins where acc < target {
@@ -148,7 +151,7 @@ public final class NativeDetailProbe {
 
     /// The summary, with tiles turned upright by the EXIF orientation.
     public func finish(orientation: Int) -> NativeDetail? {
-        guard blocks[0] >= 64, quant[0].count == 64 else { return nil }
+        guard blocks.0 >= 64, quant[0].count == 64 else { return nil }
         let n = Self.tiles
         let noiseY = noise(0) ?? 0
         let chroma = [noise(1), noise(2)].compactMap { $0 }.max()
@@ -158,9 +161,9 @@ public final class NativeDetailProbe {
         for t in 0..<(n * n) {
             let tx = t % n, ty = t / n
             let x0 = tx * width / n, y0 = ty * height / n, x1 = (tx + 1) * width / n, y1 = (ty + 1) * height / n
-            let slice = tilePower[(t * 64)..<(t * 64 + 64)]
+            let slice = Array(UnsafeBufferPointer(start: tilePower + t * 64, count: 64))[...]
             let b = max(1, tileBlocks[t])
-            let energy = (1..<64).reduce(0.0) { $0 + slice[t * 64 + $1] } / b
+            let energy = (1..<64).reduce(0.0) { $0 + slice[$1] } / b
             let w = Self.tileWidth(slice, blocks: tileBlocks[t], floor: { floors[$0] })
             stored.append(.init(x: x0, y: y0, w: x1 - x0, h: y1 - y0, width: w.map { ($0 * 100).rounded() / 100 }, energy: (energy * 10).rounded() / 10))
         }
@@ -169,11 +172,11 @@ public final class NativeDetailProbe {
         let sharp = widths.isEmpty ? nil : widths[min(widths.count - 1, Int(Double(widths.count - 1) * 0.3))]
         var power = [Float](repeating: 0, count: 64)
         for t in 0..<(n * n) { for k in 1..<64 { power[k] += Float(tilePower[t * 64 + k]) } }
-        let total = Float(blocks[0])
+        let total = Float(blocks.0)
         func r(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
         return NativeDetail(width: width, height: height, noiseLuma: r(noiseY), noiseChroma: chroma.map(r),
                             power: power.map { (($0 / total) * 1000).rounded() / 1000 },
-                            nonzero: nonzero.map { Float((($0 / Double(total)) * 10000).rounded() / 10000) },
+                            nonzero: (0..<64).map { Float(((nonzeroCount[$0] / Double(total)) * 10000).rounded() / 10000) },
                             quant: quant[0], tiles: upright, sharpWidth: sharp.map(r))
     }
 
