@@ -37,7 +37,7 @@ public enum GroupBlur {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
             var pairs: [(Double, Int)] = []
-            for j in members where j != i && photos[i].comparable(with: photos[j]) {
+            for j in SelectInput.siblings(of: i, in: members, photos) {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
                 guard mj.noiseSigma <= max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain),

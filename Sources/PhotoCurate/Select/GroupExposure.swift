@@ -27,7 +27,7 @@ public enum GroupExposure {
         var out: [Int: Double] = [:]
         for i in members {
             // Each photo against the siblings it can be compared with (all of a timed burst).
-            let peers = [i] + members.filter { $0 != i && photos[i].comparable(with: photos[$0]) }
+            let peers = [i] + SelectInput.siblings(of: i, in: members, photos)
             if peers.count == 2 {
                 let other = peers[1]
                 if photos[i].technical.exposure < photos[other].technical.exposure { out[i] = ev(i) - ev(other) }

@@ -18,7 +18,7 @@ public enum GroupNoise {
         var out: [Int: Double] = [:]
         for i in members {
             guard let si = photos[i].detail?.noiseLuma else { continue }
-            let others = members.filter { $0 != i && photos[i].comparable(with: photos[$0]) }.compactMap { photos[$0].detail?.noiseLuma }
+            let others = SelectInput.siblings(of: i, in: members, photos).compactMap { photos[$0].detail?.noiseLuma }
             guard let median = others.median else { continue }
             out[i] = max(0, si * si - median * median).squareRoot()
         }

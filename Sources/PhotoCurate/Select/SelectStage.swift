@@ -33,6 +33,11 @@ public struct SelectInput: Sendable {
     public func comparable(with other: SelectInput) -> Bool {
         (timeTrusted && other.timeTrusted) || print.cosine(other.print) >= Self.untimedComparisonSimilarity
     }
+
+    /// The members of photo `i`'s visual group that may judge it (itself excluded), in member order.
+    public static func siblings(of i: Int, in members: [Int], _ photos: [SelectInput]) -> [Int] {
+        members.filter { $0 != i && photos[i].comparable(with: photos[$0]) }
+    }
 }
 
 /// Select stage (barrier): photos + `Clustering` → `Selection`.

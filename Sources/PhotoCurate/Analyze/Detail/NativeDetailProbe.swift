@@ -155,8 +155,7 @@ public final class NativeDetailProbe {
         let n = Self.tiles
         let noiseY = noise(0) ?? 0
         let chroma = [noise(1), noise(2)].compactMap { $0 }.max()
-        let floorY: (Int) -> Double = { k in NativeDetail.quantizedPower(sigma: noiseY, step: Double(self.quant[0][k])) }
-        let floors = (0..<64).map(floorY)
+        let floors = quant[0].map { NativeDetail.quantizedPower(sigma: noiseY, step: Double($0)) }
         var stored: [NativeDetail.Tile] = []
         for t in 0..<(n * n) {
             let tx = t % n, ty = t / n
