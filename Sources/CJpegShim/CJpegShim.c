@@ -19,6 +19,8 @@ typedef struct {
     pcj_block_fn fn;
     void *ctx;
     int stride[3];
+    int countdown[3];
+    JDIMENSION row;
 } pcj_hook;
 
 static void pcj_error_exit(j_common_ptr c) {
@@ -34,24 +36,31 @@ static void pcj_emit(j_common_ptr c, int level) {
     if (e->info->warnings++ == 0) (*c->err->format_message)(c, e->info->message);
 }
 
+/* Runs for every block of the photo, so it only counts down: no division unless the
+ * block is one to hand over. Each iMCU row starts its count at a different offset,
+ * so the blocks handed over lie on diagonals, not in fixed columns. */
 static void pcj_idct(j_decompress_ptr c, jpeg_component_info *comp, JCOEFPTR coef, JSAMPARRAY out, JDIMENSION col) {
     pcj_hook *h = (pcj_hook *)c->client_data;
     int ci = comp->component_index;
-    if (ci < 3 && ((int)(col / (JDIMENSION)comp->DCT_scaled_size) + (int)c->output_iMCU_row) % h->stride[ci] == 0)
+    if (c->output_iMCU_row != h->row) {
+        h->row = c->output_iMCU_row;
+        for (int i = 0; i < 3; i++) h->countdown[i] = 1 + (int)(h->row % (JDIMENSION)h->stride[i]);
+    }
+    if (ci < 3 && --h->countdown[ci] == 0) {
+        h->countdown[ci] = h->stride[ci];
         h->fn(h->ctx, ci, (int)(col / (JDIMENSION)comp->DCT_scaled_size), (int)c->output_iMCU_row,
               coef, comp->quant_table ? comp->quant_table->quantval : NULL);
+    }
     h->original[ci](c, comp, coef, out, col);
 }
 
-unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, int luma_stride, int chroma_stride, pcj_info *info) {
+unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, int luma_blocks, int chroma_blocks, pcj_info *info) {
     memset(info, 0, sizeof *info);
     FILE *fp = fopen(path, "rb");
     if (!fp) { snprintf(info->message, sizeof info->message, "cannot open: %s", strerror(errno)); return NULL; }
     struct jpeg_decompress_struct c;
     pcj_error err;
-    pcj_hook hook = { .fn = fn, .ctx = ctx };
-    hook.stride[0] = luma_stride > 0 ? luma_stride : 1;
-    hook.stride[1] = hook.stride[2] = chroma_stride > 0 ? chroma_stride : 1;
+    pcj_hook hook = { .fn = fn, .ctx = ctx, .row = (JDIMENSION)-1 };
     unsigned char *volatile pixels = NULL;
     c.err = jpeg_std_error(&err.pub);
     err.pub.error_exit = pcj_error_exit;
@@ -81,8 +90,14 @@ unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ct
     c.scale_denom = (unsigned)(scale == 2 || scale == 4 || scale == 8 ? scale : 1);
     c.client_data = &hook;
     jpeg_start_decompress(&c);
-    /* The IDCT methods are chosen by start_decompress; wrap them now. */
+    /* The IDCT methods are chosen by start_decompress; wrap them now. The strides
+     * hand over about the number of blocks asked for, whatever the photo's size. */
     if (fn) {
+        for (int i = 0; i < 3; i++) {
+            long total = i < c.num_components ? (long)c.comp_info[i].width_in_blocks * (long)c.comp_info[i].height_in_blocks : 0;
+            long want = i == 0 ? luma_blocks : chroma_blocks;
+            hook.stride[i] = want > 0 && total > want ? (int)(total / want) : 1;
+        }
         for (int i = 0; i < c.num_components && i < MAX_COMPONENTS; i++) {
             hook.original[i] = c.idct->inverse_DCT[i];
             c.idct->inverse_DCT[i] = pcj_idct;

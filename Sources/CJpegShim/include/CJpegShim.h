@@ -31,10 +31,10 @@ typedef struct pcj_info {
 /* Decodes the file; returns out_width*out_height*out_components bytes the caller
  * frees with pcj_free, or NULL with info->message set (info->unsupported when the
  * file is valid but not a kind this decoder handles). fn may be NULL. */
-/* Only every stride-th block (by (column + iMCU row) % stride == 0; luma_stride
- * for component 0, chroma_stride for 1–2) is handed to fn: a call per block costs
- * more than the statistics need. */
-unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, int luma_stride, int chroma_stride, pcj_info *info);
+/* Only about luma_blocks blocks of component 0 and chroma_blocks of each of 1–2
+ * (every stride-th, on diagonals; all of them when the photo has fewer; 0 means all)
+ * are handed to fn: a call per block costs more than the statistics need. */
+unsigned char *pcj_decode(const char *path, int scale, pcj_block_fn fn, void *ctx, int luma_blocks, int chroma_blocks, pcj_info *info);
 void pcj_free(void *p);
 
 #endif

@@ -35,11 +35,9 @@ public enum JpegDecoder {
         /// Reads the layout the decoder found (known before the first block arrives).
         func prepare() {
             let i = info.pointee
-            probe.width = Int(i.width); probe.height = Int(i.height)
-            probe.imcuRows = Int(i.imcu_rows)
-            probe.blocksWide = [Int(i.blocks_wide.0), Int(i.blocks_wide.1), Int(i.blocks_wide.2)]
             let h = [Int(i.h_samp.0), Int(i.h_samp.1), Int(i.h_samp.2)], v = [Int(i.v_samp.0), Int(i.v_samp.1), Int(i.v_samp.2)]
-            probe.subsampled = (0..<3).map { h[$0] < h[0] || v[$0] < v[0] }
+            probe.setLayout(width: Int(i.width), height: Int(i.height), lumaBlocksWide: Int(i.blocks_wide.0),
+                            imcuRows: Int(i.imcu_rows), subsampled: (0..<3).map { h[$0] < h[0] || v[$0] < v[0] })
             ready = true
         }
     }
@@ -57,7 +55,7 @@ public enum JpegDecoder {
         let raw: UnsafeMutablePointer<UInt8>? = withExtendedLifetime(context) {
             let ctx = context.map { Unmanaged.passUnretained($0).toOpaque() }
             return pcj_decode(path, Int32(scale), context == nil ? nil : callback, ctx,
-                              Int32(NativeDetailProbe.lumaStride), Int32(NativeDetailProbe.chromaStride), info)
+                              Int32(NativeDetailProbe.lumaBlocks), Int32(NativeDetailProbe.chromaBlocks), info)
         }
         let message = withUnsafeBytes(of: info.pointee.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard let raw else {

@@ -8,9 +8,11 @@ import Foundation
 /// let img = try VImage.open("/photos/a.jpg")
 /// ```
 /// libvips runs with one worker thread per call: parallelism comes from the
-/// pipeline's own tasks, so decodes never oversubscribe the cores.
+/// pipeline's own tasks, so decodes never oversubscribe the cores. Starting it
+/// also tunes the allocator for per-photo buffers (`Allocator`).
 public enum Vips {
     private static let started: Result<Void, VipsError> = {
+        Allocator.keepFreedMemory()
         if pcv_init("photocurate") != 0 { return .failure(VipsError.take("vips_init")) }
         return .success(())
     }()

@@ -24,7 +24,8 @@ public struct QualityAnalyzer: Analyzer {
     /// 7: saliency FFT with precomputed twiddles; a block is clipped when most of its pixels are (was: its mean);
     ///    median luma measured.
     /// 8: grain is also judged at 100 % where the JPEG's DCT blocks show it (`NativeDetail.noiseLuma`).
-    public static let version = 8
+    /// 9: the native grain comes from `detail` v2's sample of blocks.
+    public static let version = 9
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
