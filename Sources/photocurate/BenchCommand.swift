@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark harness: make labelled trips, score manifests, measure throughput.",
-        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
+        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Alarms.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
     )
 
     struct MakeTrip: AsyncParsableCommand {
@@ -93,6 +93,16 @@ struct BenchCommand: AsyncParsableCommand {
             let secs = Date().timeIntervalSince(t0)
             let ari = photos <= 20_000 ? String(format: ", ARI %.3f", Metrics.adjustedRand(truth: (0..<photos).map { $0 / 5 }, predicted: c.clusterOf)) : ""
             print(String(format: "%d photos clustered in %.2fs: %d moments, %d visual groups (truth %d)%@", photos, secs, c.moments.count, c.clusters.count, (photos + 4) / 5, ari))
+        }
+    }
+
+    struct Alarms: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Count, by camera and by size, the photos of a run that the quality measures call faulty.",
+            discussion: "Run it on a manifest of photos a person calls sharp and clean (e.g. photocurate run ../shared/exif-samples): every flag is a false alarm.")
+        @Option(help: "manifest.json of a run.") var manifest: String
+        func run() throws {
+            print(FalseAlarms.render(FalseAlarms.table(try Manifest.read(manifest))))
         }
     }
 

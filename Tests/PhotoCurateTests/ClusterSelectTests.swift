@@ -87,6 +87,39 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertNotNil(GroupExposure.measure(members: [0, 1], photos: lookalike)[1])
     }
 
+    func testGroupExposureReadsAFramePushedTwoStopsWhenItsBrightHalfIsBlown() throws {
+        func encode(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let base = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.55, 0.7, 0.85]
+        func input(_ path: String, stops: Double, medianLuma: Double) -> SelectInput {
+            let deciles = base.map { min(1, encode(decode($0) * pow(2, stops))) }
+            let t = TechnicalQualityScore(sharpness: 1, exposure: 0.9, noise: 1, composition: 0.5, overall: 0.8,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: medianLuma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
+                                                              medianLuma: medianLuma, brightestDeciles: deciles))
+            return SelectInput(path: path, technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        // Blown yellow petals keep luma near 0.8, so median luma says +0.8 stops; the
+        // deciles neither frame has clipped say +2.
+        let burst = [input("a", stops: 0, medianLuma: 0.55), input("b", stops: 0.2, medianLuma: 0.58),
+                     input("c", stops: -0.2, medianLuma: 0.52), input("d", stops: 2, medianLuma: 0.8)]
+        let ev = GroupExposure.measure(members: [0, 1, 2, 3], photos: burst)
+        XCTAssertEqual(try XCTUnwrap(ev[3]), 2, accuracy: 0.25)
+        for i in 0..<3 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.45, "the clean frames lie within 0.4 stops of each other") }
+    }
+
+    func testColourClippingSeesABlownYellowThatLumaDoesNot() {
+        // Left half blown yellow (255, 255, 0: luma 0.89), right half mid grey.
+        let w = 64, h = 32
+        var rgb = [UInt8](repeating: 128, count: w * h * 3)
+        for y in 0..<h { for x in 0..<(w / 2) { let i = 3 * (y * w + x); rgb[i] = 255; rgb[i + 1] = 255; rgb[i + 2] = 0 } }
+        let image = AnalysisImage(width: w, height: h, rgb: rgb)
+        let q = QualityAnalyzer()
+        XCTAssertEqual(q.colourClipping(image), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(q.exposureStats(image.luma, w, h).high, 0, "luma never reaches white")
+    }
+
     func testMetrics() {
         XCTAssertEqual(Metrics.auc(positive: [3, 4], negative: [1, 2])!, 1)
         XCTAssertEqual(Metrics.auc(positive: [1], negative: [1])!, 0.5)

@@ -12,9 +12,13 @@ import Foundation
 /// frame alike, so a frame stops away from its siblings is the misfire. The
 /// reference is the median of the group (three or more photos); a pair has no
 /// majority, so there the better exposed of the two (by `exposure`) is the
-/// reference and only the other gets a value. Brightness is the median luma
-/// taken to linear light, in stops (EV): unlike the mean, clipped highlights
-/// do not hold it back, so a frame pushed 2 stops reads 2 stops.
+/// reference and only the other gets a value. Two frames are compared on the
+/// deciles of their brightest channel that neither has blown or crushed, in
+/// stops of linear light (the median difference): a gain scales every channel,
+/// and the deciles left out are the ones clipping would hold back. So a frame
+/// pushed 2 stops reads 2 stops even when its yellow petals are blown (its
+/// median luma read 0.8). Frames with no decile in common fall back to their
+/// median luma. A photo's value is the median of its differences to its siblings.
 public enum GroupExposure {
     /// log₂ of the linear-light value of an sRGB-encoded luma (0–1); floored at half a level.
     public static func stops(medianLuma v: Double) -> Double {
@@ -22,17 +26,28 @@ public enum GroupExposure {
         return log2(x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4))
     }
 
+    /// Deciles under this are crushed (or mostly noise), over it blown or squashed by the tone curve.
+    static let usable: ClosedRange<Double> = 0.03...0.94
+
+    /// Stops by which photo a is brighter than photo b.
+    static func difference(_ a: TechnicalQualityScore.Measurements, _ b: TechnicalQualityScore.Measurements) -> Double {
+        let common = zip(a.brightestDeciles, b.brightestDeciles).filter { usable.contains($0) && usable.contains($1) }
+        guard let median = common.map({ stops(medianLuma: $0) - stops(medianLuma: $1) }).median else {
+            return stops(medianLuma: a.medianLuma) - stops(medianLuma: b.medianLuma)
+        }
+        return median
+    }
+
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
-        func ev(_ i: Int) -> Double { stops(medianLuma: photos[i].technical.measurements.medianLuma) }
         var out: [Int: Double] = [:]
         for i in members {
             // Each photo against the siblings it can be compared with (all of a timed burst).
-            let peers = [i] + SelectInput.siblings(of: i, in: members, photos)
-            if peers.count == 2 {
-                let other = peers[1]
-                if photos[i].technical.exposure < photos[other].technical.exposure { out[i] = ev(i) - ev(other) }
-            } else if peers.count >= 3, let median = peers.map(ev).median {
-                out[i] = ev(i) - median
+            let siblings = SelectInput.siblings(of: i, in: members, photos)
+            let differences = siblings.map { difference(photos[i].technical.measurements, photos[$0].technical.measurements) }
+            if siblings.count == 1 {
+                if photos[i].technical.exposure < photos[siblings[0]].technical.exposure { out[i] = differences[0] }
+            } else if siblings.count >= 2, let median = differences.median {
+                out[i] = median
             }
         }
         return out

@@ -64,12 +64,13 @@ public struct SelectStage: BarrierStage {
     public static let id = "select"
     /// 2: technical score includes blur and exposure relative to the visual group.
     /// 3: and grain at 100 % relative to the visual group.
-    public static let version = 3
+    /// 4: blur relative to the group is the mean over orientation sectors (was the largest).
+    public static let version = 4
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
-        ParameterSpec("blurRef", 0.8, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
+        ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -155,6 +156,18 @@ public struct SelectStage: BarrierStage {
             if inMoment == 1 { why.append("only scene from moment \(c.moment + 1)") }
             why.append(String(format: "rank %d, score %.2f (technical %.2f, context %.2f)", rank + 1, scores[i].overall, scores[i].technical, scores[i].context))
             reasons[i] = why + reasons[i]
+        }
+        // Candidates left out say why: a pick they look like, or a full list.
+        let threshold = Float(parameters["similarity"])
+        for i in candidates where !picks.contains(i) {
+            let nearest = picks.map { ($0, photos[$0].print.cosine(photos[i].print)) }
+                .max { $0.1 != $1.1 ? $0.1 < $1.1 : photos[$0.0].path > photos[$1.0].path }
+            if let (pick, cosine) = nearest, cosine >= threshold {
+                let name = (photos[pick].path as NSString).lastPathComponent
+                reasons[i].append(String(format: "not picked: looks like %@, already picked (similarity %.2f)", name, cosine))
+            } else {
+                reasons[i].append("not picked: the top \(top) is full")
+            }
         }
 
         let recs = recommendations(candidates: candidates, picks: picks, photos: photos, clustering: clustering)

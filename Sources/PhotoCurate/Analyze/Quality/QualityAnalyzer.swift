@@ -25,7 +25,10 @@ public struct QualityAnalyzer: Analyzer {
     ///    median luma measured.
     /// 8: grain is also judged at 100 % where the JPEG's DCT blocks show it (`NativeDetail.noiseLuma`).
     /// 9: the native grain comes from `detail` v2's sample of blocks.
-    public static let version = 9
+    /// 10: clipped colour measured (blocks where any channel is blown; luma misses a blown yellow);
+    ///     deciles of each pixel's brightest channel, for exposure against the burst.
+    /// 11: exposure allows a blown sky (up to 12 % clipped at normal brightness) and 8 % crushed shadows.
+    public static let version = 11
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -50,6 +53,8 @@ public struct QualityAnalyzer: Analyzer {
         let edges = edgeSpread(y, w, h, noise: noiseSigma)
         let lap = laplacianVariance(y, w, h)
         let expo = exposureStats(y, w, h)
+        let colourClip = colourClipping(image)
+        let deciles = Self.brightestChannelDeciles(image)
         let sal = saliency(y, w, h)
 
         // Where the subject is (tiles weighted by saliency: a shallow depth of field
@@ -81,7 +86,7 @@ public struct QualityAnalyzer: Analyzer {
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
                                 whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
-                                grainNative: grain.map(r)))
+                                grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r)))
     }
 
     // MARK: Sharpness
@@ -289,13 +294,67 @@ public struct QualityAnalyzer: Analyzer {
         return ExposureStats(mean: sum / n / 255, median: pct(0.5) / 255, high: high, low: low, range: white - black, white: white, black: black)
     }
 
+    /// Fraction of `clipBlock` blocks most of whose pixels have some channel at
+    /// white (≥ 250). A blown yellow petal keeps its luma near 0.89 (blue is low),
+    /// so luma clipping misses what a person sees at once: the petal has no texture.
+    /// A vivid colour can touch 255 in a well-exposed frame too, so this is not
+    /// scored on its own; selection compares it with the burst (`GroupExposure`).
+    public func colourClipping(_ image: AnalysisImage) -> Double {
+        let w = image.width, h = image.height
+        let b = min(parameters.int("clipBlock"), w, h), bw = w / b, bh = h / b
+        guard bw > 0, bh > 0 else { return 0 }
+        var clipped = 0
+        image.rgb.withUnsafeBufferPointer { p in
+            for by in 0..<bh {
+                for bx in 0..<bw {
+                    var n = 0
+                    for yy in (by * b)..<(by * b + b) {
+                        var i = 3 * (yy * w + bx * b)
+                        for _ in 0..<b {
+                            if max(p[i], p[i + 1], p[i + 2]) >= 250 { n += 1 }
+                            i += 3
+                        }
+                    }
+                    if 4 * n >= 3 * b * b { clipped += 1 }
+                }
+            }
+        }
+        return Double(clipped) / Double(bw * bh)
+    }
+
+    /// The 10th…90th percentiles of each pixel's brightest channel, 0–1. A gain in
+    /// linear light scales every channel, so the brightest one too: between two
+    /// frames of a scene, the deciles that neither has clipped or crushed give the
+    /// exposure difference even when half of one frame is blown (`GroupExposure`).
+    static func brightestChannelDeciles(_ image: AnalysisImage) -> [Double] {
+        var hist = [Int](repeating: 0, count: 256)
+        image.rgb.withUnsafeBufferPointer { p in
+            var i = 0
+            while i + 2 < p.count { hist[Int(max(p[i], p[i + 1], p[i + 2]))] += 1; i += 3 }
+        }
+        let n = max(1, image.width * image.height)
+        return (1...9).map { d in
+            let target = n * d / 10
+            var acc = 0
+            for (v, c) in hist.enumerated() { acc += c; if acc > target { return Double(v) / 255 } }
+            return 1
+        }
+    }
+
     /// Clipped highlights and shadows, a missing bright end (under-exposure leaves
     /// no highlights even in a dark scene), and a mean far from mid-grey.
+    ///
+    /// A blown overcast sky or snow field is normal in a well-exposed photo, so a
+    /// frame of normal brightness may clip up to 12 % before it loses (the allowance
+    /// shrinks to 1 % as the mean rises to 0.65, where clipping is over-exposure);
+    /// likewise 8 % of crushed shadows. On the real camera files, a 1 % allowance
+    /// called 7 of 22 full-size photos faulty, most for a white sky.
     public func exposureScore(_ e: ExposureStats) -> Double {
-        let highlight = exp(-max(0, e.high - 0.01) * 15)
-        let shadow = exp(-max(0, e.low - 0.03) * 8)
+        let allowance = 0.01 + 0.11 * min(1, max(0, (0.65 - e.mean) / 0.15))
+        let highlight = exp(-max(0, e.high - allowance) * 15)
+        let shadow = exp(-max(0, e.low - 0.08) * 8)
         let brightEnd = pow(min(1, e.white / 0.7), 2)
-        let mid = exp(-pow((e.mean - 0.45) / 0.32, 2))
+        let mid = exp(-pow((e.mean - 0.45) / 0.36, 2))
         return highlight * shadow * brightEnd * mid
     }
 

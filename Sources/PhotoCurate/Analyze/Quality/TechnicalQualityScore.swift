@@ -50,12 +50,16 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var subjectSize: Double
         /// Per-pixel luma grain σ at 100 % (levels), from the JPEG's DCT blocks; `nil` for other formats.
         public var grainNative: Double?
+        /// Fraction of 8×8 blocks where most pixels have some channel at white: blown colour, which luma clipping misses.
+        public var clippedColour: Double
+        /// 10th…90th percentiles of each pixel's brightest channel, 0–1 (exposure against the burst).
+        public var brightestDeciles: [Double]
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
-                    medianLuma: Double? = nil, grainNative: Double? = nil) {
-            self.grainNative = grainNative
+                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = []) {
+            self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
             self.medianLuma = medianLuma ?? meanLuma
@@ -69,7 +73,7 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         let m = measurements
         return [
             ("sharpness", sharpness, String(format: "edges spread σ=%.2f px on the subject, %.2f in the sharpest tiles, %.2f overall (direction ratio %.2f, %d edges)", m.subjectEdgeWidth, m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
-            ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows)),
+            ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped, %.1f%% blown in some colour", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows, 100 * m.clippedColour)),
             ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)
                 + (m.grainNative.map { String(format: "; grain σ %.2f levels per pixel at 100 %%", $0) } ?? "")),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
