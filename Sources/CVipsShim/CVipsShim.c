@@ -17,12 +17,15 @@ int pcv_init(const char *argv0) {
     return 0;
 }
 
+/* vips_error_buffer_copy copies and clears under libvips' lock: reading the
+ * buffer and clearing it in two calls raced with other tasks' failing decodes. */
 void pcv_error_take(char *buf, size_t len) {
-    const char *e = vips_error_buffer();
-    if (len == 0) return;
-    strncpy(buf, e ? e : "", len - 1);
-    buf[len - 1] = 0;
-    vips_error_clear();
+    char *e = vips_error_buffer_copy();
+    if (len > 0) {
+        strncpy(buf, e ? e : "", len - 1);
+        buf[len - 1] = 0;
+    }
+    g_free(e);
 }
 
 const char *pcv_loader_for(const char *path) { return vips_foreign_find_load(path); }

@@ -138,8 +138,22 @@ public final class NativeDetailProbe {
     /// Grain σ of component c: in the flattest 10 % of its blocks, the quantization-aware
     /// σ at mid frequencies (2 ≤ u+v ≤ 6) where the quantizer is finest. (The high band,
     /// 7 ≤ u+v ≤ 10, was tried as a texture veto: it read 0.58 of the mid band on white
-    /// grain and 0.66 on a 640 px photo of foliage, so it cannot tell them apart.)
+    /// grain and 0.66 on a 640 px photo of foliage, so it cannot tell them apart; nor can
+    /// the flattest blocks' low-frequency power over σ², 0.4–1.0 for grain, 0.5–0.9 for
+    /// foliage.)
     func noise(_ c: Int) -> Double? {
+        guard let (sums, quant) = flattestDecile(c) else { return nil }
+        let inBand = (1..<64).filter { (2...6).contains($0 % 8 + $0 / 8) }
+        let positions = inBand.sorted { (a: Int, b: Int) -> Bool in quant[a] != quant[b] ? quant[a] < quant[b] : a < b }.prefix(12)
+        let sigmas = positions.map { k in NativeDetail.sigma(quantizedPower: sums[k], step: Double(quant[k])) }.sorted()
+        guard !sigmas.isEmpty else { return nil }
+        // Subsampled chroma was averaged over 2×2 pixels before coding: its grain per pixel is twice that.
+        return sigmas[sigmas.count / 2] * (subsampled[c] ? 2 : 1)
+    }
+
+    /// Mean power per coefficient of component c's flattest 10 % of blocks (dequantized)
+    /// and its quantizer steps; nil before 64 blocks.
+    func flattestDecile(_ c: Int) -> (power: [Double], quant: [Int])? {
         guard blockCount(c) >= 64, let quant = quant(c) else { return nil }
         let target = blockCount(c) * 0.1
         var acc = 0.0
@@ -149,15 +163,7 @@ public final class NativeDetailProbe {
             for k in 0..<64 { sums[k] += binned[(c * Self.bins + b) * 64 + k] }
         }
         guard acc > 0 else { return nil }
-        func sigma(_ band: ClosedRange<Int>) -> Double? {
-            let inBand: [Int] = (1..<64).filter { (k: Int) -> Bool in band.contains(k % 8 + k / 8) }
-            let positions = inBand.sorted { (a: Int, b: Int) -> Bool in quant[a] != quant[b] ? quant[a] < quant[b] : a < b }.prefix(12)
-            let sigmas = positions.map { k in NativeDetail.sigma(quantizedPower: sums[k] / acc, step: Double(quant[k])) }.sorted()
-            return sigmas.isEmpty ? nil : sigmas[sigmas.count / 2]
-        }
-        guard let grain = sigma(2...6) else { return nil }
-        // Subsampled chroma was averaged over 2×2 pixels before coding: its grain per pixel is twice that.
-        return grain * (subsampled[c] ? 2 : 1)
+        return (sums.map { $0 / acc }, quant)
     }
 
     /// Edge spread (native px) of one tile from how its spectrum falls between a low
