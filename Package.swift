@@ -29,6 +29,8 @@ let package = Package(
                        providers: [.apt(["libopenblas-dev"])]),
         // zlib: inflating the members of wheels (models come inside Python packages).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // ONNX Runtime's C API through dlopen (the library comes from the model catalog).
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         // The engine: one folder per pipeline stage.
         .target(
@@ -42,7 +44,7 @@ let package = Package(
             exclude: ["Export/manifest.schema.json"]
         ),
         // Model catalog, install and checks: its own layer; the engine builds without it.
-        .target(name: "PhotoCurateModels", dependencies: ["CZlib"]),
+        .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime"]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(

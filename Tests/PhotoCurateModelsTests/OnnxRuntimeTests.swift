@@ -1,0 +1,79 @@
+import Foundation
+@testable import PhotoCurateModels
+import XCTest
+
+/// The runtime wrapper on a model the test writes itself: Y = Relu(X + X).
+final class OnnxRuntimeTests: XCTestCase {
+    /// Protocol-buffer encoding, just enough for an ONNX ModelProto.
+    struct Proto {
+        var bytes = Data()
+        mutating func varint(_ v: UInt64) {
+            var v = v
+            while v >= 0x80 { bytes.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
+            bytes.append(UInt8(v))
+        }
+        mutating func int(_ field: UInt64, _ v: Int) { varint(field << 3); varint(UInt64(v)) }
+        mutating func string(_ field: UInt64, _ s: String) { message(field, Data(s.utf8)) }
+        mutating func message(_ field: UInt64, _ d: Data) { varint(field << 3 | 2); varint(UInt64(d.count)); bytes.append(d) }
+        static func build(_ f: (inout Proto) -> Void) -> Data { var p = Proto(); f(&p); return p.bytes }
+    }
+
+    /// ir_version 7, opset 13, float[3] X → Add(X, X) → Relu → Y.
+    static func tinyModel() -> Data {
+        func valueInfo(_ name: String) -> Data {
+            Proto.build { v in
+                v.string(1, name)
+                v.message(2, Proto.build { type in
+                    type.message(1, Proto.build { tensor in
+                        tensor.int(1, 1)  // FLOAT
+                        tensor.message(2, Proto.build { shape in shape.message(1, Proto.build { $0.int(1, 3) }) })
+                    })
+                })
+            }
+        }
+        let graph = Proto.build { g in
+            g.message(1, Proto.build { n in n.string(1, "X"); n.string(1, "X"); n.string(2, "T"); n.string(3, "add"); n.string(4, "Add") })
+            g.message(1, Proto.build { n in n.string(1, "T"); n.string(2, "Y"); n.string(3, "relu"); n.string(4, "Relu") })
+            g.string(2, "tiny")
+            g.message(11, valueInfo("X"))
+            g.message(12, valueInfo("Y"))
+        }
+        return Proto.build { m in
+            m.int(1, 7)
+            m.message(7, graph)
+            m.message(8, Proto.build { $0.string(1, ""); $0.int(2, 13) })
+        }
+    }
+
+    func runtime() throws -> OnnxRuntime {
+        let env = ProcessInfo.processInfo.environment
+        guard let path = env["PHOTOCURATE_ORT_LIBRARY"] ?? ModelStore().installedPath("onnxruntime") else {
+            throw XCTSkip("ONNX Runtime is not installed (scripts/setup --models; CI installs it)")
+        }
+        return try OnnxRuntime(libraryPath: path)
+    }
+
+    func testTheRuntimeRunsATinyModelTheTestWrote() throws {
+        let rt = try runtime()
+        XCTAssertTrue(rt.version.hasPrefix("1."), rt.version)
+        let path = NSTemporaryDirectory() + "tiny-\(getpid()).onnx"
+        try Self.tinyModel().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let s = try rt.session(model: path, threads: 1)
+        XCTAssertEqual(s.inputs, ["X"])
+        XCTAssertEqual(s.outputs, ["Y"])
+        let y = try s.run([Tensor(shape: [3], data: [-1, 0.5, 2])])
+        XCTAssertEqual(y, [Tensor(shape: [3], data: [0, 1, 4])])
+        XCTAssertThrowsError(try s.run([Tensor(shape: [3], data: [1, 2])])) { XCTAssertTrue("\($0)".contains("does not hold")) }
+        XCTAssertThrowsError(try s.run([Tensor(shape: [4], data: [1, 2, 3, 4])]), "the model is float[3]")
+    }
+
+    func testABrokenModelOrLibraryIsAClearError() throws {
+        let rt = try runtime()
+        let path = NSTemporaryDirectory() + "broken-\(getpid()).onnx"
+        try Data("not a model".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertThrowsError(try rt.session(model: path, threads: 1)) { XCTAssertTrue("\($0)".contains("cannot load it"), "\($0)") }
+        XCTAssertThrowsError(try OnnxRuntime(libraryPath: path)) { XCTAssertTrue("\($0)".contains("cannot load"), "\($0)") }
+    }
+}
