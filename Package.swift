@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C bindings: each holds only what Swift cannot reach by itself.
@@ -40,11 +41,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Export/manifest.schema.json"]
         ),
         // Model catalog, install and checks: its own layer; the engine builds without it.
-        .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime"]),
+        .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", .product(name: "Logging", package: "swift-log")]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "PhotoCurateTestSupport", dependencies: ["PhotoCurate", "PhotoCurateBench"]),
         .testTarget(
             name: "PhotoCurateTests",
-            dependencies: ["PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport"]
+            dependencies: ["PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PhotoCurateModelsTests", dependencies: ["PhotoCurateModels", "CZlib"]),
     ],

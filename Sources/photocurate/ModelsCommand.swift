@@ -25,7 +25,11 @@ struct ModelsCommand: ParsableCommand {
     struct Location: ParsableArguments {
         @Option(help: "Models folder (default: $PHOTOCURATE_MODELS, else $XDG_DATA_HOME/photocurate/models).")
         var dir: String?
-        var store: ModelStore { ModelStore(root: dir) }
+        @OptionGroup var logs: LogOptions
+        var store: ModelStore {
+            logs.bootstrap()
+            return ModelStore(root: dir)
+        }
     }
 
     struct List: ParsableCommand {
@@ -67,7 +71,8 @@ struct ModelsCommand: ParsableCommand {
                 let fetcher: PackageFetcher = from.map { LocalFetcher(path: $0) } ?? SystemFetcher(showProgress: interactive)
                 let started = Date()
                 do {
-                    let r = try store.install(id, byName: named, fetcher: fetcher) { FileHandle.standardError.write(Data("photocurate: \($0)\n".utf8)) }
+                    if interactive && from == nil { FileHandle.standardError.write(Data("photocurate: \(id): fetching\n".utf8)) }
+                    let r = try store.install(id, byName: named, fetcher: fetcher)
                     print("\(id): installed, \(ModelError.bytes(r.size)), sha256 \(r.sha256) (\(String(format: "%.1f", Date().timeIntervalSince(started))) s)")
                 } catch {
                     failures += 1

