@@ -77,3 +77,48 @@ final class OnnxRuntimeTests: XCTestCase {
         XCTAssertThrowsError(try OnnxRuntime(libraryPath: path)) { XCTAssertTrue("\($0)".contains("cannot load"), "\($0)") }
     }
 }
+
+/// Load once, refuse a corrupted model: through the store, with the tiny model as a catalog entry.
+final class ModelSessionsTests: XCTestCase {
+    func testAModelIsLoadedOnceAndRefusedWhenItsFileChanged() throws {
+        let env = ProcessInfo.processInfo.environment
+        guard let lib = env["PHOTOCURATE_ORT_LIBRARY"] ?? ModelStore().installedPath("onnxruntime") else {
+            throw XCTSkip("ONNX Runtime is not installed (scripts/setup --models; CI installs it)")
+        }
+        let dir = NSTemporaryDirectory() + "pc-sessions-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir + "/src", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let model = OnnxRuntimeTests.tinyModel()
+        try model.write(to: URL(fileURLWithPath: dir + "/src/tiny.onnx"))
+        var sha = SHA256(); sha.update(model)
+        let libSize = (try FileManager.default.attributesOfItem(atPath: lib)[.size] as? NSNumber)?.int64Value ?? 0
+        let runtimeEntry = ModelEntry(id: "onnxruntime", task: .runtime, version: 1,
+                                      source: .init(registry: .pypi, package: "x", version: "1", file: "x.whl", member: "x/" + (lib as NSString).lastPathComponent),
+                                      sha256: try SHA256.file(lib), size: libSize, licence: "MIT", commercialUse: true,
+                                      input: "", output: "", usedBy: [], summary: "")
+        let tinyEntry = ModelEntry(id: "tiny", task: .faceDetect, version: 1,
+                                   source: .init(registry: .pypi, package: "tiny", version: "1", file: "tiny.whl", member: "tiny/tiny.onnx"),
+                                   sha256: sha.hexDigest(), size: Int64(model.count), licence: "MIT", commercialUse: true,
+                                   input: "", output: "", usedBy: [], summary: "")
+        let store = ModelStore(root: dir + "/models", catalog: [runtimeEntry, tinyEntry])
+        try store.install("onnxruntime", fetcher: LocalFetcher(path: lib))
+        try store.install("tiny", fetcher: LocalFetcher(path: dir + "/src/tiny.onnx"))
+
+        let sessions = ModelSessions(store: store, threads: 1)
+        let a = try sessions.session(for: "tiny")
+        let b = try sessions.session(for: "tiny")
+        XCTAssertTrue(a === b)
+        XCTAssertEqual(sessions.loads, 1, "N calls, one load")
+        XCTAssertEqual(try a.run([Tensor(shape: [3], data: [1, -2, 3])]).first?.data, [2, 0, 6])
+
+        // Same size, one byte changed: a new process refuses it at load.
+        let path = try XCTUnwrap(store.installedPath("tiny"))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 1] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ModelSessions(store: store, threads: 1).session(for: "tiny")) {
+            XCTAssertTrue("\($0)".contains("checksum mismatch"), "\($0)")
+        }
+        XCTAssertThrowsError(try ModelSessions(store: store, threads: 1).session(for: "absent")) { XCTAssertTrue("\($0)".contains("no model 'absent'")) }
+    }
+}
