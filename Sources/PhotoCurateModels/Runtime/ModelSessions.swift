@@ -47,7 +47,7 @@ public final class ModelSessions: @unchecked Sendable {
         let entry = try store.entry(id)
         guard let path = store.installedPath(id) else { throw ModelError.notInstalled(id) }
         let sha = try SHA256.file(path)
-        guard sha == entry.sha256 else { throw ModelError.checksumMismatch(path: path, expected: entry.sha256, actual: sha) }
+        guard sha == entry.installed.sha256 else { throw ModelError.checksumMismatch(path: path, expected: entry.installed.sha256, actual: sha) }
         if runtime == nil {
             guard let lib = store.installedPath("onnxruntime") else { throw ModelError.notInstalled("onnxruntime") }
             runtime = try OnnxRuntime(libraryPath: lib)

