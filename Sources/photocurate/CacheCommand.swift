@@ -38,7 +38,7 @@ struct CacheCommand: ParsableCommand {
         @Flag(help: "Keep results of other versions and parameters; only forget deleted files.")
         var keepOtherVersions = false
         func run() throws {
-            let keys = keepOtherVersions ? nil : Set(CurrentKeys.forDefaults())
+            let keys = keepOtherVersions ? nil : Set(CurationRunner.resultKeys(for: .defaults()))
             let (files, results) = try location.open().prune(current: keys)
             print("pruned \(files) missing files and \(results) results")
         }
@@ -54,16 +54,5 @@ struct CacheCommand: ParsableCommand {
             let after = try store.stats().bytes
             print(String(format: "vacuumed: %.1f MB → %.1f MB", Double(before) / 1e6, Double(after) / 1e6))
         }
-    }
-}
-
-enum CurrentKeys {
-    static func forDefaults() -> [ResultKey] {
-        let p = PipelineDefinition.defaults()
-        let d = Decoder(longEdge: p.parameters("import").int("longEdge"), maxPixels: Int(p.parameters("import")["maxMegapixels"] * 1_000_000))
-        let upstream = ImportStage.upstreamHash(d)
-        return [ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream),
-                QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id)).key(upstream: upstream),
-                FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id)).key(upstream: upstream)]
     }
 }

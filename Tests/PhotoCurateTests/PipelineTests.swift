@@ -44,6 +44,14 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(second.cachedPhotos, first.records.count)
         XCTAssertEqual(second.problems.count, first.problems.count, "bad files are remembered, not re-read")
 
+        // `cache prune` keeps every result of the pipeline's analyzers (spectrum and detail were once forgotten).
+        let keys = Set(CurationRunner.resultKeys(for: options(work + "/photos", cache: cache).pipeline))
+        XCTAssertEqual(Set(keys.map(\.analyzer)), ["import", "quality", "featureprint", "spectrum", "detail"])
+        let prunedNow = try CacheStore(path: cache).prune(current: keys)
+        XCTAssertEqual(prunedNow.results, 0, "nothing a run reads is pruned")
+        let afterPrune = try await CurationRunner(options: options(work + "/photos", cache: cache)).run()
+        XCTAssertEqual(afterPrune.computedPhotos, 0, "after a prune, still nothing to recompute")
+
         // A renamed photo keeps its results (same content hash); a changed one is recomputed.
         let names = try FileManager.default.contentsOfDirectory(atPath: work + "/photos").sorted()
         let usable = first.usable.map { (first.records[$0].file.path as NSString).lastPathComponent }

@@ -40,22 +40,36 @@ public final class CurationRunner {
     public let options: Options
     public init(options: Options) { self.options = options }
 
+    /// The decoder and the analyse stage a pipeline runs, with the cache keys of
+    /// everything they store: built in one place, so `cache prune` keeps exactly
+    /// what a run would read.
+    public static func analysis(for p: PipelineDefinition, clock: StageClock? = nil) -> (decoder: Decoder, importKey: ResultKey, analyze: AnalyzeStage) {
+        let decoder = Decoder(longEdge: p.parameters("import").int("longEdge"),
+                              maxPixels: Int(p.parameters("import")["maxMegapixels"] * 1_000_000))
+        let upstream = ImportStage.upstreamHash(decoder)
+        let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
+        let analyze = AnalyzeStage(quality: QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id)),
+                                   featurePrint: FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id)),
+                                   spectrum: SpectrumAnalyzer(parameters: p.parameters(SpectrumAnalyzer.id)),
+                                   detail: DetailAnalyzer(parameters: p.parameters(DetailAnalyzer.id)),
+                                   upstream: upstream, importKey: importKey, clock: clock)
+        return (decoder, importKey, analyze)
+    }
+
+    /// Every cache key a run of this pipeline reads and writes.
+    public static func resultKeys(for p: PipelineDefinition) -> [ResultKey] {
+        let a = analysis(for: p)
+        return [a.importKey] + a.analyze.pixelKeys
+    }
+
     public func run() async throws -> Result {
         let started = Date()
         var timings: [String: Double] = [:]
         let p = options.pipeline
         try Vips.start()
-        let decoder = Decoder(longEdge: p.parameters("import").int("longEdge"),
-                              maxPixels: Int(p.parameters("import")["maxMegapixels"] * 1_000_000))
         let clock = StageClock()
+        let (decoder, importKey, analyze) = Self.analysis(for: p, clock: clock)
         let importer = PhotoImporter(decoder: decoder, clock: clock)
-        let upstream = ImportStage.upstreamHash(decoder)
-        let quality = QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id))
-        let feature = FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id))
-        let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
-        let spectrum = SpectrumAnalyzer(parameters: p.parameters(SpectrumAnalyzer.id))
-        let detail = DetailAnalyzer(parameters: p.parameters(DetailAnalyzer.id))
-        let analyze = AnalyzeStage(quality: quality, featurePrint: feature, spectrum: spectrum, detail: detail, upstream: upstream, importKey: importKey, clock: clock)
         let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys)
         let cache = try options.cachePath.map { try CacheStore(path: $0) }
         let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys, clock: clock)
