@@ -1,5 +1,6 @@
 import Foundation
 import PhotoCurate
+import PhotoCurateTestSupport
 import XCTest
 
 final class PipelineDefinitionTests: XCTestCase {
@@ -37,5 +38,26 @@ final class PipelineDefinitionTests: XCTestCase {
         XCTAssertEqual(def.parameters("cluster")["similarity"], 0.8)
         XCTAssertThrowsError(try def.apply(override: "cluster.similarity"))
         XCTAssertThrowsError(try def.apply(override: "nope.x=1"))
+    }
+}
+
+final class AnalyzerRegistryTests: XCTestCase {
+    func testThePipelineDecidesWhichAnalyzersRunAndRecordsCarryEveryResult() async throws {
+        let defaults = PipelineDefinition.defaults()
+        XCTAssertEqual(defaults.analyzers, AnalyzerRegistry.all.filter { !$0.optional }.map(\.id))
+        XCTAssertEqual(Set(StageCatalog.entries.map(\.id)).isSuperset(of: AnalyzerRegistry.all.map(\.id)), true, "every analyzer is a stage the pipeline file may name")
+        let dir = try temporaryDirectory()
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: 3, width: 640, height: 480), to: dir + "/a.jpg")
+        var o = CurationRunner.Options(root: dir)
+        o.cachePath = nil
+        let r = try await CurationRunner(options: o).run()
+        var record = try XCTUnwrap(r.records.first)
+        XCTAssertNotNil(record.quality); XCTAssertNotNil(record.featurePrint); XCTAssertNotNil(record.spectrum); XCTAssertNotNil(record.detail)
+        XCTAssertTrue(record.results.isEmpty, "the core analyzers fill their own fields, not the generic results")
+        // An analyzer without a field is read back typed from the stored bytes.
+        let enc = JSONEncoder(); enc.outputFormatting = .sortedKeys
+        record.results[SpectrumAnalyzer.id] = try enc.encode(try XCTUnwrap(record.spectrum))
+        XCTAssertEqual(record.result(SpectrumAnalyzer.self), record.spectrum)
+        XCTAssertNil(record.result(QualityAnalyzer.self))
     }
 }

@@ -1,41 +1,32 @@
 import Foundation
 
 /// Analyse stage: `ImportedPhoto` → `PhotoRecord` plus the new cache entry.
-/// Runs every analyzer whose result is not cached, on the one decoded image.
+/// Runs every analyzer of the pipeline whose result is not cached, on the one
+/// decoded image. It knows analyzers only as `AnalyzerPlugin`s: which run is the
+/// pipeline's choice (`PipelineDefinition.analyzers`).
 public struct AnalyzeStage: PerPhotoStage {
     public static let id = "analyze"
-    public let quality: QualityAnalyzer
-    public let featurePrint: FeaturePrintAnalyzer
-    public let spectrum: SpectrumAnalyzer
-    public let detail: DetailAnalyzer
-    public let detailKey: ResultKey
-    public let qualityKey: ResultKey
-    public let featureKey: ResultKey
-    public let spectrumKey: ResultKey
+    let analyzers: [(id: String, instance: AnalyzerPlugin.Instance)]
     public let importKey: ResultKey
     public var clock: StageClock?
 
-    public init(quality: QualityAnalyzer, featurePrint: FeaturePrintAnalyzer, spectrum: SpectrumAnalyzer = SpectrumAnalyzer(),
-                detail: DetailAnalyzer = DetailAnalyzer(), upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
-        self.detail = detail
-        self.detailKey = detail.key(upstream: upstream)
-        self.clock = clock
-        self.quality = quality
-        self.featurePrint = featurePrint
-        self.qualityKey = quality.key(upstream: upstream)
-        self.featureKey = featurePrint.key(upstream: upstream)
-        self.spectrum = spectrum
-        self.spectrumKey = spectrum.key(upstream: upstream)
+    /// The pipeline's analyzers, configured with its parameters; `upstream` hashes the decode that feeds them.
+    public init(pipeline: PipelineDefinition, upstream: String, importKey: ResultKey, clock: StageClock? = nil) {
+        analyzers = pipeline.analyzers.compactMap { id in
+            AnalyzerRegistry.plugin(id).map { (id, $0.build(pipeline.parameters(id), upstream)) }
+        }
         self.importKey = importKey
+        self.clock = clock
     }
 
-    public var pixelKeys: [ResultKey] { [qualityKey, featureKey, spectrumKey, detailKey] }
+    /// The cache keys of every analyzer that runs.
+    public var pixelKeys: [ResultKey] { analyzers.map(\.instance.key) }
 
     public func process(_ photo: ImportedPhoto) async throws -> (PhotoRecord, CacheStore.Entry?) {
         let id = photo.identified
         var record = PhotoRecord(file: id.file, contentHash: id.contentHash, computed: [])
         var fresh: [(ResultKey, Data)] = []
-        if photo.fresh { fresh.append((importKey, try Self.encoder.encode(photo.outcome))); record.computed.append(PhotoImporter.id) }
+        if photo.fresh { fresh.append((importKey, try AnalyzerPlugin.encoder.encode(photo.outcome))); record.computed.append(PhotoImporter.id) }
         switch photo.outcome {
         case .failed(let e):
             record.error = e
@@ -48,33 +39,20 @@ public struct AnalyzeStage: PerPhotoStage {
                 return image
             }
             do {
-                record.quality = try resolve(quality, qualityKey, photo, pixels, &fresh, &record.computed)
-                record.featurePrint = try resolve(featurePrint, featureKey, photo, pixels, &fresh, &record.computed)
-                record.spectrum = try resolve(spectrum, spectrumKey, photo, pixels, &fresh, &record.computed)
-                record.detail = try resolve(detail, detailKey, photo, pixels, &fresh, &record.computed)?.detail
+                for (analyzerID, a) in analyzers {
+                    // The cached result if it still decodes; otherwise computed on the decoded image and queued for the cache.
+                    if let d = id.cached[a.key], (try? a.store(d, &record)) != nil { continue }
+                    guard let image = try pixels() else { continue }
+                    let data = try clock.map { c in try c.measure(analyzerID) { try a.analyze(image) } } ?? a.analyze(image)
+                    try a.store(data, &record)
+                    fresh.append((a.key, data))
+                    record.computed.append(analyzerID)
+                }
             } catch let e as PhotoError {
                 record.error = ErrorInfo(e)
             }
         }
         let entry = fresh.isEmpty && id.knownByPath ? nil : CacheStore.Entry(file: id.file, contentHash: id.contentHash, results: fresh)
         return (record, entry)
-    }
-
-    /// Key-sorted, so the same result is stored as the same bytes.
-    private static var encoder: JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = .sortedKeys
-        return e
-    }
-
-    /// The cached result if there is one; otherwise computed on the decoded image and queued for the cache.
-    private func resolve<A: Analyzer>(_ analyzer: A, _ key: ResultKey, _ photo: ImportedPhoto, _ pixels: () throws -> AnalysisImage?,
-                                      _ fresh: inout [(ResultKey, Data)], _ computed: inout [String]) throws -> A.Output? {
-        if let d = photo.identified.cached[key], let v = try? JSONDecoder().decode(A.Output.self, from: d) { return v }
-        guard let image = try pixels() else { return nil }
-        let v = clock.map { c in c.measure(A.id) { analyzer.analyze(image) } } ?? analyzer.analyze(image)
-        fresh.append((key, try Self.encoder.encode(v)))
-        computed.append(A.id)
-        return v
     }
 }

@@ -48,11 +48,7 @@ public final class CurationRunner {
                               maxPixels: Int(p.parameters("import")["maxMegapixels"] * 1_000_000))
         let upstream = ImportStage.upstreamHash(decoder)
         let importKey = ResultKey(analyzer: PhotoImporter.id, version: PhotoImporter.version, parametersHash: upstream)
-        let analyze = AnalyzeStage(quality: QualityAnalyzer(parameters: p.parameters(QualityAnalyzer.id)),
-                                   featurePrint: FeaturePrintAnalyzer(parameters: p.parameters(FeaturePrintAnalyzer.id)),
-                                   spectrum: SpectrumAnalyzer(parameters: p.parameters(SpectrumAnalyzer.id)),
-                                   detail: DetailAnalyzer(parameters: p.parameters(DetailAnalyzer.id)),
-                                   upstream: upstream, importKey: importKey, clock: clock)
+        let analyze = AnalyzeStage(pipeline: p, upstream: upstream, importKey: importKey, clock: clock)
         return (decoder, importKey, analyze)
     }
 

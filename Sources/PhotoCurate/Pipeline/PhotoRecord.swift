@@ -11,9 +11,17 @@ public struct PhotoRecord: Codable, Sendable {
     public var spectrum: PowerSpectrum?
     /// The photo at 100 % (JPEG only).
     public var detail: NativeDetail?
+    /// Results of the analyzers the record has no field for, as stored (JSON), by
+    /// analyzer id: how later stages read an analyzer added since.
+    public var results: [String: Data] = [:]
     public var error: ErrorInfo?
     /// Analyzer ids computed in this run (empty when everything came from the cache).
     public var computed: [String]
+
+    /// An analyzer's result, typed; nil when it did not run on this photo.
+    public func result<A: Analyzer>(_ type: A.Type) -> A.Output? {
+        results[A.id].flatMap { try? JSONDecoder().decode(A.Output.self, from: $0) }
+    }
 
     public var usable: Bool { error == nil && facts != nil && quality != nil && featurePrint != nil && spectrum != nil }
 }

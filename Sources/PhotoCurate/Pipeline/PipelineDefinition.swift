@@ -16,6 +16,13 @@ public struct PipelineDefinition: Sendable {
     public var name: String
     public var source: String
     public var stages: [String: Parameters]
+    /// Stages the file (or `--set`) names: an optional analyzer runs only when named.
+    public var named: Set<String> = []
+
+    /// The analyzers that run, in registry order.
+    public var analyzers: [String] {
+        AnalyzerRegistry.all.filter { !$0.optional || named.contains($0.id) }.map(\.id)
+    }
 
     /// All stages at their defaults.
     public static func defaults() -> PipelineDefinition {
@@ -27,6 +34,7 @@ public struct PipelineDefinition: Sendable {
 
     public mutating func set(_ stage: String, _ name: String, _ value: Double) throws {
         try stages[stage]!.set(name, value)
+        named.insert(stage)
     }
 
     public static func load(path: String) throws -> PipelineDefinition {
@@ -60,6 +68,7 @@ public struct PipelineDefinition: Sendable {
                     guard let id = sk.string, let entry = StageCatalog.entry(id) else {
                         throw PipelineError(file: source, line: sline, message: "unknown stage '\(sk.string ?? "?")'; allowed: \(StageCatalog.entries.map(\.id).joined(separator: ", "))")
                     }
+                    def.named.insert(id)
                     if sv.scalar?.string == "" || sv.scalar?.tag.rawValue == Tag.Name.null.rawValue { continue }
                     guard let params = sv.mapping else {
                         throw PipelineError(file: source, line: sline, message: "stage '\(id)' needs a mapping of parameters")

@@ -2,6 +2,7 @@ import Foundation
 
 /// Every configurable stage, its version and its declared parameters, in pipeline order.
 /// Pipeline files, `photocurate stages` and the docs are checked against this list.
+/// The analyzers come from `AnalyzerRegistry`.
 public enum StageCatalog {
     public struct Entry: Sendable {
         public let id: String
@@ -22,10 +23,9 @@ public enum StageCatalog {
 
     public static let entries: [Entry] = [
         Entry(id: "import", version: PhotoImporter.version, summary: "scan, EXIF (libexif), decode (libvips shrink-on-load)", parameters: importParameters),
-        Entry(id: QualityAnalyzer.id, version: QualityAnalyzer.version, summary: "sharpness, exposure, noise, composition", parameters: QualityAnalyzer.parameterSpecs),
-        Entry(id: FeaturePrintAnalyzer.id, version: FeaturePrintAnalyzer.version, summary: "feature-print embedding", parameters: FeaturePrintAnalyzer.parameterSpecs),
-        Entry(id: SpectrumAnalyzer.id, version: SpectrumAnalyzer.version, summary: "luma power spectrum, for blur relative to a burst", parameters: SpectrumAnalyzer.parameterSpecs),
-        Entry(id: DetailAnalyzer.id, version: DetailAnalyzer.version, summary: "the photo at 100 %: grain and fine detail from the JPEG's DCT coefficients", parameters: DetailAnalyzer.parameterSpecs),
+    ] + AnalyzerRegistry.all.map {
+        Entry(id: $0.id, version: $0.version, summary: $0.summary + ($0.optional ? " (runs when the pipeline names it)" : ""), parameters: $0.parameterSpecs)
+    } + [
         Entry(id: ClusterStage.id, version: ClusterStage.version, summary: "moments and visual groups", parameters: ClusterStage.parameterSpecs),
         Entry(id: SelectStage.id, version: SelectStage.version, summary: "scores, best per group, diverse top N", parameters: SelectStage.parameterSpecs),
         Entry(id: "export", version: 1, summary: "manifest JSON/CSV, contact sheet", parameters: exportParameters),
