@@ -47,12 +47,14 @@ let package = Package(
         ),
         // Model catalog, install and checks: its own layer; the engine builds without it.
         .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", .product(name: "Logging", package: "swift-log")]),
+        // Faces: an optional analyzer that runs models; registers itself into the engine.
+        .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", .product(name: "Logging", package: "swift-log")]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(
             name: "photocurate",
             dependencies: [
-                "PhotoCurate", "PhotoCurateBench", "PhotoCurateModels",
+                "PhotoCurate", "PhotoCurateBench", "PhotoCurateModels", "PhotoCurateFaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,6 +65,7 @@ let package = Package(
             dependencies: ["PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PhotoCurateModelsTests", dependencies: ["PhotoCurateModels", "CZlib"]),
+        .testTarget(name: "PhotoCurateFacesTests", dependencies: ["PhotoCurateFaces", "PhotoCurate", "PhotoCurateModels"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import PhotoCurate
+import PhotoCurateFaces
+import PhotoCurateModels
 
 /// The `photocurate` command line.
 ///
@@ -20,6 +22,13 @@ struct Photocurate: AsyncParsableCommand {
         subcommands: [RunCommand.self, InspectCommand.self, CacheCommand.self, StagesCommand.self, ModelsCommand.self, BenchCommand.self],
         defaultSubcommand: nil
     )
+
+    /// Layers the engine does not depend on register here, before any pipeline is built.
+    static func main() async {
+        // One model session per process; each runs single-threaded, `--jobs` photos at a time.
+        FacesFeature.register(sessions: ModelSessions(threads: 1))
+        await main(nil)
+    }
 }
 
 /// Exit codes documented in README.md.

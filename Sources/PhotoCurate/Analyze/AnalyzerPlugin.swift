@@ -59,9 +59,24 @@ public struct AnalyzerPlugin: Sendable {
 }
 
 /// Every analyzer the engine has, in the order they run. A new analyzer is its own
-/// file, one line here, and (if optional) one line in the pipeline file.
+/// file, one line here (or one `register` call from a layer the core does not
+/// depend on, such as faces), and (if optional) one line in the pipeline file.
 public enum AnalyzerRegistry {
-    public static let all: [AnalyzerPlugin] = [
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var extra: [AnalyzerPlugin] = []
+
+    /// Adds an analyzer from another layer; call it before building any pipeline.
+    public static func register(_ plugin: AnalyzerPlugin) {
+        lock.lock(); defer { lock.unlock() }
+        if !extra.contains(where: { $0.id == plugin.id }) { extra.append(plugin) }
+    }
+
+    public static var all: [AnalyzerPlugin] {
+        lock.lock(); defer { lock.unlock() }
+        return core + extra
+    }
+
+    static let core: [AnalyzerPlugin] = [
         AnalyzerPlugin(QualityAnalyzer.self, summary: "sharpness, exposure, noise, composition") { $0.quality = $1 },
         AnalyzerPlugin(FeaturePrintAnalyzer.self, summary: "feature-print embedding") { $0.featurePrint = $1 },
         AnalyzerPlugin(SpectrumAnalyzer.self, summary: "luma power spectrum, for blur relative to a burst") { $0.spectrum = $1 },

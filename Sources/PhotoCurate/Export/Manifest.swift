@@ -64,6 +64,8 @@ public struct Manifest: Codable, Sendable {
         public var rank: Int?
         public var reasons: [String]
         public var error: ErrorInfo?
+        /// Results of optional analyzers (faces, …), by analyzer id; absent when none ran.
+        public var analyses: [String: JSONValue]? = nil
     }
     public struct Cluster: Codable, Sendable {
         public var id: Int
@@ -124,7 +126,8 @@ public struct Manifest: Codable, Sendable {
                          size: rec.file.size, contentHash: rec.contentHash, facts: rec.facts, quality: rec.quality,
                          score: u.map { sel.scores[$0] }, moment: u.map { r.clustering.momentOf[$0] }, cluster: u.map { r.clustering.clusterOf[$0] },
                          selected: u.map { rankOf[$0] != nil } ?? false, rank: u.flatMap { rankOf[$0] },
-                         reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error)
+                         reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error,
+                         analyses: rec.results.isEmpty ? nil : rec.results.compactMapValues { try? JSONDecoder().decode(JSONValue.self, from: $0) })
         }
         clusters = zip(r.clustering.clusters, sel.bestOfGroup).map { c, best in
             Cluster(id: c.id, moment: c.moment, photos: c.photos.map { usablePaths[$0] }, representative: usablePaths[c.representative],

@@ -21,7 +21,7 @@ public enum StageCatalog {
         ParameterSpec("thumbnailSize", 320, in: 64...1024, integer: true, "contact-sheet thumbnail size, in pixels"),
     ]
 
-    public static let entries: [Entry] = [
+    public static var entries: [Entry] { [
         Entry(id: "import", version: PhotoImporter.version, summary: "scan, EXIF (libexif), decode (libvips shrink-on-load)", parameters: importParameters),
     ] + AnalyzerRegistry.all.map {
         Entry(id: $0.id, version: $0.version, summary: $0.summary + ($0.optional ? " (runs when the pipeline names it)" : ""), parameters: $0.parameterSpecs)
@@ -29,7 +29,7 @@ public enum StageCatalog {
         Entry(id: ClusterStage.id, version: ClusterStage.version, summary: "moments and visual groups", parameters: ClusterStage.parameterSpecs),
         Entry(id: SelectStage.id, version: SelectStage.version, summary: "scores, best per group, diverse top N", parameters: SelectStage.parameterSpecs),
         Entry(id: "export", version: 1, summary: "manifest JSON/CSV, contact sheet", parameters: exportParameters),
-    ]
+    ] }
 
     public static func entry(_ id: String) -> Entry? { entries.first { $0.id == id } }
 }

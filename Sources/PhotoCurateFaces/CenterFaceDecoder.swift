@@ -1,0 +1,57 @@
+import Foundation
+import PhotoCurateModels
+
+/// Turns CenterFace's four maps into faces: peaks of the heatmap above a threshold,
+/// box sizes from the scale map, sub-cell offsets, landmarks relative to the box,
+/// then non-maximum suppression.
+///
+/// ```swift
+/// let faces = CenterFaceDecoder(threshold: 0.5, overlap: 0.3, minSize: 12).faces(outputs, width: 768, height: 576)
+/// ```
+/// The maps are at 1/4 of the input: cell (r, c) stands for pixel (4c + 2, 4r + 2).
+struct CenterFaceDecoder {
+    var threshold: Float
+    var overlap: Float
+    var minSize: Float
+
+    func faces(_ out: [Tensor], width: Int, height: Int) -> [Face] {
+        guard out.count == 4, out[0].shape.count == 4 else { return [] }
+        let rows = out[0].shape[2], cols = out[0].shape[3], plane = rows * cols
+        let heat = out[0].data, scale = out[1].data, offset = out[2].data, marks = out[3].data
+        guard scale.count >= 2 * plane, offset.count >= 2 * plane, marks.count >= 10 * plane else { return [] }
+        var found: [(box: [Float], score: Float, marks: [Float])] = []
+        for r in 0..<rows {
+            for c in 0..<cols where heat[r * cols + c] > threshold {
+                let i = r * cols + c
+                let sh = exp(scale[i]) * 4, sw = exp(scale[plane + i]) * 4
+                let oy = offset[i], ox = offset[plane + i]
+                let x0 = max(0, (Float(c) + ox + 0.5) * 4 - sw / 2), y0 = max(0, (Float(r) + oy + 0.5) * 4 - sh / 2)
+                let x1 = min(Float(width), x0 + sw), y1 = min(Float(height), y0 + sh)
+                guard x1 - x0 >= minSize, y1 - y0 >= minSize else { continue }
+                var lm: [Float] = []
+                for j in 0..<5 {
+                    lm.append(marks[(2 * j + 1) * plane + i] * sw + x0)
+                    lm.append(marks[(2 * j) * plane + i] * sh + y0)
+                }
+                found.append(([x0, y0, x1, y1], heat[i], lm))
+            }
+        }
+        // Best first; ties by position, so the order never depends on anything else.
+        found.sort { $0.score != $1.score ? $0.score > $1.score : ($0.box[1], $0.box[0]) < ($1.box[1], $1.box[0]) }
+        var kept: [(box: [Float], score: Float, marks: [Float])] = []
+        for f in found where !kept.contains(where: { Self.iou($0.box, f.box) > overlap }) { kept.append(f) }
+        let W = Double(width), H = Double(height)
+        func r(_ v: Double) -> Double { (v * 1e4).rounded() / 1e4 }
+        return kept.map { f in
+            Face(box: [r(Double(f.box[0]) / W), r(Double(f.box[1]) / H), r(Double(f.box[2] - f.box[0]) / W), r(Double(f.box[3] - f.box[1]) / H)],
+                 confidence: r(Double(f.score)),
+                 landmarks: f.marks.enumerated().map { r(Double($0.element) / ($0.offset % 2 == 0 ? W : H)) })
+        }
+    }
+
+    static func iou(_ a: [Float], _ b: [Float]) -> Float {
+        let ix = max(0, min(a[2], b[2]) - max(a[0], b[0])), iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+        let inter = ix * iy, union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+        return union > 0 ? inter / union : 0
+    }
+}

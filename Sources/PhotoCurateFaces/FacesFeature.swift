@@ -1,0 +1,30 @@
+import Foundation
+import Logging
+import PhotoCurate
+import PhotoCurateModels
+
+/// Puts face analysis into the engine: registers `FaceAnalyzer` as an optional
+/// analyzer (it runs when the pipeline file names `faces`) with the process's models.
+///
+/// ```swift
+/// FacesFeature.register(sessions: ModelSessions(threads: 1))
+/// ```
+public enum FacesFeature {
+    nonisolated(unsafe) static var sessions: ModelSessions?
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var reported: Set<String> = []
+
+    public static func register(sessions: ModelSessions) {
+        lock.lock(); self.sessions = sessions; lock.unlock()
+        AnalyzerRegistry.register(AnalyzerPlugin(FaceAnalyzer.self, optional: true,
+                                                 summary: "faces: boxes, landmarks and confidence (CenterFace; needs photocurate models install)"))
+    }
+
+    /// A missing model is said once per process, not once per photo.
+    static func reportOnce(_ message: String) {
+        lock.lock()
+        let first = reported.insert(message).inserted
+        lock.unlock()
+        if first { Logger(label: "stage").warning("\(message)", metadata: ["event": "feature-unavailable", "feature": "faces"]) }
+    }
+}
