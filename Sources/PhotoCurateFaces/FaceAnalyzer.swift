@@ -19,12 +19,15 @@ import PhotoCurateModels
 public struct FaceAnalyzer: Analyzer {
     public static let id = "faces"
     /// 1: CenterFace detection: boxes, landmarks, confidence.
-    public static let version = 1
+    /// 2: a half-size first pass decides whether the full size runs.
+    public static let version = 2
     public static let model = "centerface"
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("threshold", 0.5, in: 0.05...0.99, "heatmap confidence a face needs"),
         ParameterSpec("overlap", 0.3, in: 0.05...0.9, "boxes overlapping more than this (IoU) are one face"),
         ParameterSpec("minSize", 12, in: 4...200, "smallest face side kept, in analysis-image pixels"),
+        ParameterSpec("firstPass", 1, in: 0...1, integer: true, "look at half size first and run the full size only where that finds a face (a quarter of the cost on photos without people; faces under about 4 % of the frame width are then missed where no larger face is)"),
+        ParameterSpec("firstPassThreshold", 0.3, in: 0.05...0.99, "confidence at half size that sends a photo to the full-size pass"),
     ]
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
@@ -42,8 +45,26 @@ public struct FaceAnalyzer: Analyzer {
             FacesFeature.reportOnce("faces: not analysed — \(error)")
             return FaceResult(faces: [], note: "not analysed: \(error)")
         }
+        do {
+            // A photo smaller than the analysis size is already small: its half would lose its faces.
+            if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
+                let half = Self.halfSize(image)
+                let cheap = CenterFaceDecoder(threshold: Float(parameters["firstPassThreshold"]), overlap: Float(parameters["overlap"]), minSize: 4)
+                if cheap.faces(try Self.run(session, half), width: half.width, height: half.height).isEmpty {
+                    return FaceResult(faces: [], note: nil)
+                }
+            }
+            let faces = CenterFaceDecoder(threshold: Float(parameters["threshold"]), overlap: Float(parameters["overlap"]),
+                                          minSize: Float(parameters["minSize"])).faces(try Self.run(session, image), width: image.width, height: image.height)
+            return FaceResult(faces: faces, note: nil)
+        } catch {
+            return FaceResult(faces: [], note: "not analysed: \(error)")
+        }
+    }
+
+    /// CenterFace on one image: RGB 0–255, NCHW, sides padded (black) to multiples of 32.
+    static func run(_ session: OnnxSession, _ image: AnalysisImage) throws -> [Tensor] {
         let w = image.width, h = image.height
-        // CenterFace wants sides that are multiples of 32; the padding is black.
         let pw = (w + 31) / 32 * 32, ph = (h + 31) / 32 * 32
         var input = [Float](repeating: 0, count: 3 * pw * ph)
         image.rgb.withUnsafeBufferPointer { rgb in
@@ -56,13 +77,25 @@ public struct FaceAnalyzer: Analyzer {
                 }
             }
         }
-        let outputs: [Tensor]
-        do { outputs = try session.run([Tensor(shape: [1, 3, ph, pw], data: input)]) } catch {
-            return FaceResult(faces: [], note: "not analysed: \(error)")
+        return try session.run([Tensor(shape: [1, 3, ph, pw], data: input)])
+    }
+
+    /// The image at half size, each pixel the mean of a 2×2 block.
+    static func halfSize(_ image: AnalysisImage) -> AnalysisImage {
+        let w = image.width / 2, h = image.height / 2, W = image.width
+        var out = [UInt8](repeating: 0, count: max(1, w * h * 3))
+        image.rgb.withUnsafeBufferPointer { p in
+            for y in 0..<h {
+                for x in 0..<w {
+                    for c in 0..<3 {
+                        let a = Int(p[3 * ((2 * y) * W + 2 * x) + c]) + Int(p[3 * ((2 * y) * W + 2 * x + 1) + c])
+                        let b = Int(p[3 * ((2 * y + 1) * W + 2 * x) + c]) + Int(p[3 * ((2 * y + 1) * W + 2 * x + 1) + c])
+                        out[3 * (y * w + x) + c] = UInt8((a + b + 2) / 4)
+                    }
+                }
+            }
         }
-        let faces = CenterFaceDecoder(threshold: Float(parameters["threshold"]), overlap: Float(parameters["overlap"]),
-                                      minSize: Float(parameters["minSize"])).faces(outputs, width: w, height: h)
-        return FaceResult(faces: faces, note: nil)
+        return AnalysisImage(width: max(1, w), height: max(1, h), rgb: out)
     }
 }
 
