@@ -20,7 +20,8 @@ public struct FaceAnalyzer: Analyzer {
     public static let id = "faces"
     /// 1: CenterFace detection: boxes, landmarks, confidence.
     /// 2: a half-size first pass decides whether the full size runs.
-    public static let version = 2
+    /// 3: … and when every face it finds is large, its own result stands.
+    public static let version = 3
     public static let model = "centerface"
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("threshold", 0.5, in: 0.05...0.99, "heatmap confidence a face needs"),
@@ -28,6 +29,7 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("minSize", 12, in: 4...200, "smallest face side kept, in analysis-image pixels"),
         ParameterSpec("firstPass", 1, in: 0...1, integer: true, "look at half size first and run the full size only where that finds a face (a quarter of the cost on photos without people; faces under about 4 % of the frame width are then missed where no larger face is)"),
         ParameterSpec("firstPassThreshold", 0.3, in: 0.05...0.99, "confidence at half size that sends a photo to the full-size pass"),
+        ParameterSpec("fullSizeBelow", 32, in: 0...400, "the full size runs only when a face found at half size is smaller than this (px at half size); larger faces are measured well enough there"),
     ]
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
@@ -49,9 +51,16 @@ public struct FaceAnalyzer: Analyzer {
             // A photo smaller than the analysis size is already small: its half would lose its faces.
             if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
                 let half = Self.halfSize(image)
+                let maps = try Self.run(session, half)
                 let cheap = CenterFaceDecoder(threshold: Float(parameters["firstPassThreshold"]), overlap: Float(parameters["overlap"]), minSize: 4)
-                if cheap.faces(try Self.run(session, half), width: half.width, height: half.height).isEmpty {
-                    return FaceResult(faces: [], note: nil)
+                    .faces(maps, width: half.width, height: half.height)
+                if cheap.isEmpty { return FaceResult(faces: [], note: nil) }
+                // Faces this large are found and placed as well at half size: the full size would only cost.
+                let small = Double(parameters["fullSizeBelow"])
+                if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
+                    let faces = CenterFaceDecoder(threshold: Float(parameters["threshold"]), overlap: Float(parameters["overlap"]),
+                                                  minSize: Float(parameters["minSize"]) / 2).faces(maps, width: half.width, height: half.height)
+                    return FaceResult(faces: faces, note: nil)
                 }
             }
             let faces = CenterFaceDecoder(threshold: Float(parameters["threshold"]), overlap: Float(parameters["overlap"]),
