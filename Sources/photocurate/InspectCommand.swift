@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhotoCurate
+import PhotoCurateFaces
 
 /// `photocurate inspect FILE`: everything the engine reads and measures in one photo.
 struct InspectCommand: ParsableCommand {
@@ -19,7 +20,10 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @OptionGroup var logs: LogOptions
+
     func run() throws {
+        logs.bootstrap()
         var st = stat()
         guard stat(file, &st) == 0 else { throw fail("\(file): \(String(cString: strerror(errno)))") }
         let f = PhotoFile(path: file, size: Int64(st.st_size), mtimeNs: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
@@ -28,11 +32,13 @@ struct InspectCommand: ParsableCommand {
         do { (facts, image) = try importer.load(f, decode: true) } catch let e as PhotoError { throw fail(e.description, code: ExitStatus.partial) }
         let quality = QualityAnalyzer().analyze(image!)
         let fp = FeaturePrintAnalyzer().analyze(image!)
+        // Faces when the models are installed; otherwise the result says why.
+        let faces = FaceAnalyzer().analyze(image!)
         if json {
-            struct Out: Encodable { var facts: PhotoFacts; var quality: TechnicalQualityScore; var featurePrintDimension: Int; var native: NativeDetail? }
+            struct Out: Encodable { var facts: PhotoFacts; var quality: TechnicalQualityScore; var featurePrintDimension: Int; var native: NativeDetail?; var faces: FaceResult }
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try enc.encode(Out(facts: facts, quality: quality, featurePrintDimension: fp.vector.count, native: image!.native)), as: UTF8.self))
+            print(String(decoding: try enc.encode(Out(facts: facts, quality: quality, featurePrintDimension: fp.vector.count, native: image!.native, faces: faces)), as: UTF8.self))
             return
         }
         func opt<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "—" }
@@ -50,6 +56,15 @@ struct InspectCommand: ParsableCommand {
         print("laplacian".padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: "%.1f (reported, not scored)", quality.measurements.laplacianVariance))
         print("featureprint \(fp.vector.count) floats, v\(FeaturePrintAnalyzer.version)")
         printNative(image!.native)
+        if let note = faces.note {
+            print("faces        \(note)")
+        } else {
+            print("faces        \(faces.faces.count) found (boxes in upright analysis px, \(image!.width)×\(image!.height))")
+            for f in faces.faces {
+                let w = Double(image!.width), h = Double(image!.height)
+                print(String(format: "  face       x %.0f y %.0f, %.0f×%.0f px (%.1f %% of the width), confidence %.2f", f.box[0] * w, f.box[1] * h, f.box[2] * w, f.box[3] * h, 100 * f.box[2], f.confidence))
+            }
+        }
         guard !others.isEmpty else { return }
         let spectrum = SpectrumAnalyzer().analyze(image!)
         print("")
