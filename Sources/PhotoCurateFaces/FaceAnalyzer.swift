@@ -52,23 +52,25 @@ public struct FaceAnalyzer: Analyzer {
             if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
                 let half = Self.halfSize(image)
                 let maps = try Self.run(session, half)
-                let cheap = CenterFaceDecoder(threshold: Float(parameters["firstPassThreshold"]), overlap: Float(parameters["overlap"]), minSize: 4)
-                    .faces(maps, width: half.width, height: half.height)
+                let cheap = decoder(threshold: parameters["firstPassThreshold"], minSize: 4).faces(maps, width: half.width, height: half.height)
                 if cheap.isEmpty { return FaceResult(faces: [], note: nil) }
                 // Faces this large are found and placed as well at half size: the full size would only cost.
                 let small = Double(parameters["fullSizeBelow"])
                 if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
-                    let faces = CenterFaceDecoder(threshold: Float(parameters["threshold"]), overlap: Float(parameters["overlap"]),
-                                                  minSize: Float(parameters["minSize"]) / 2).faces(maps, width: half.width, height: half.height)
+                    let faces = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2).faces(maps, width: half.width, height: half.height)
                     return FaceResult(faces: faces, note: nil)
                 }
             }
-            let faces = CenterFaceDecoder(threshold: Float(parameters["threshold"]), overlap: Float(parameters["overlap"]),
-                                          minSize: Float(parameters["minSize"])).faces(try Self.run(session, image), width: image.width, height: image.height)
+            let faces = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
+                .faces(try Self.run(session, image), width: image.width, height: image.height)
             return FaceResult(faces: faces, note: nil)
         } catch {
             return FaceResult(faces: [], note: "not analysed: \(error)")
         }
+    }
+
+    func decoder(threshold: Double, minSize: Double) -> CenterFaceDecoder {
+        CenterFaceDecoder(threshold: Float(threshold), overlap: Float(parameters["overlap"]), minSize: Float(minSize))
     }
 
     /// CenterFace on one image: RGB 0–255, NCHW, sides padded (black) to multiples of 32.

@@ -9,32 +9,19 @@ public struct Tensor: Equatable, Sendable {
     public init(shape: [Int], data: [Float]) { self.shape = shape; self.data = data }
 }
 
-/// ONNX Runtime's C library, loaded once per process.
+/// ONNX Runtime's C library, loaded from a file.
 ///
 /// ```swift
-/// let rt = try OnnxRuntime.shared()            // the catalog's "onnxruntime", installed
+/// let rt = try OnnxRuntime(libraryPath: store.installedPath("onnxruntime")!)
 /// let s = try rt.session(model: path, threads: 2)
 /// let y = try s.run([Tensor(shape: [3], data: [-1, 0.5, 2])])
 /// ```
-/// One `OnnxRuntime` per process (the library keeps global state); sessions are
-/// shared by every task, since a session's `run` may be called concurrently.
+/// The program keeps one, through its one `ModelSessions`; sessions are shared by
+/// every task, since a session's `run` may be called concurrently.
 public final class OnnxRuntime: @unchecked Sendable {
     let handle: OpaquePointer
     public let version: String
     public let libraryPath: String
-
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var loaded: OnnxRuntime?
-
-    /// The process's runtime, from the store's installed "onnxruntime" entry.
-    public static func shared(store: ModelStore = ModelStore()) throws -> OnnxRuntime {
-        lock.lock(); defer { lock.unlock() }
-        if let rt = loaded { return rt }
-        guard let path = store.installedPath("onnxruntime") else { throw ModelError.notInstalled("onnxruntime") }
-        let rt = try OnnxRuntime(libraryPath: path)
-        loaded = rt
-        return rt
-    }
 
     public init(libraryPath: String) throws {
         let started = Date()
