@@ -32,6 +32,19 @@ public enum ModelCatalog {
             // As shipped it takes only 10×3×32×32 and lists its weights as inputs.
             conversion: .dynamicImageInputs,
             converted: .init(sha256: "8461abe8aed5fc340a300bcec4d130d3eeda6c3cbf96214743a15bd50231df4c", size: 7_297_216)),
+        ModelEntry(
+            id: "face-landmarks", task: .faceLandmarks, version: 1,
+            source: .init(registry: .pypi, package: "mediapipe", version: "0.10.14",
+                          file: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+                          member: "mediapipe/modules/face_landmark/face_landmark.tflite"),
+            sha256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814", size: 1_242_398,
+            licence: "Apache-2.0", commercialUse: true,
+            input: "RGB 1×3×192×192, 0–1, a face crop 1.5× its box, eyes level",
+            output: "468 face-mesh points (x, y, z in crop pixels) and a face-presence logit",
+            usedBy: ["faces"], summary: "MediaPipe face mesh (eyes, mouth, pose from its points)",
+            // ONNX Runtime is the one runtime photocurate ships; LiteRT's wheel has no C interpreter API.
+            conversion: .tfliteToOnnx,
+            converted: .init(sha256: "82ba9d5400217569b48d281c64b4d3fefa884a414b23f3173a023e8593ff060b", size: 2_428_887)),
     ]
 
     /// Installed by `scripts/setup --models`: everything a default run can use.

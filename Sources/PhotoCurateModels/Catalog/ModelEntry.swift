@@ -70,5 +70,8 @@ public struct ModelEntry: Sendable, Equatable {
     }
 
     /// The installed file's name.
-    public var fileName: String { (source.member as NSString).lastPathComponent }
+    public var fileName: String {
+        let name = (source.member as NSString).lastPathComponent
+        return conversion == .tfliteToOnnx ? (name as NSString).deletingPathExtension + ".onnx" : name
+    }
 }

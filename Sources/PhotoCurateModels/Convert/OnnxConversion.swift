@@ -11,10 +11,13 @@ public enum OnnxConversion: String, Sendable, Equatable {
     /// initializers) and makes every remaining input and output's batch, height and
     /// width symbolic, so the runtime takes any image size. Channels stay fixed.
     case dynamicImageInputs = "dynamic-image-inputs"
+    /// A TFLite model rewritten as ONNX (`TFLiteToOnnx`), so ONNX Runtime runs it.
+    case tfliteToOnnx = "tflite-to-onnx"
 
     public func apply(to model: Data) throws -> Data {
         switch self {
         case .dynamicImageInputs: return try Self.dynamicImageInputs(model)
+        case .tfliteToOnnx: return try TFLiteToOnnx.convert(model)
         }
     }
 

@@ -47,7 +47,8 @@ public struct SystemFetcher: PackageFetcher {
         guard parts.count >= 5 else { return ["--only-binary=:all:"] }
         let (py, abi, platform) = (parts[parts.count - 3], parts[parts.count - 2], parts[parts.count - 1])
         var args = ["--only-binary=:all:"]
-        if platform != "any" { args += ["--platform", platform] }
+        // A compound tag ("manylinux_2_17_x86_64.manylinux2014_x86_64") is one --platform each.
+        if platform != "any" { for p in platform.split(separator: ".") { args += ["--platform", String(p)] } }
         if py.hasPrefix("cp"), py.count >= 4 {
             let digits = py.dropFirst(2)  // "311" → 3.11
             args += ["--implementation", "cp", "--python-version", "\(digits.prefix(1)).\(digits.dropFirst())"]
