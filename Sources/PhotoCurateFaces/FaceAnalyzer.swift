@@ -21,8 +21,11 @@ public struct FaceAnalyzer: Analyzer {
     /// 1: CenterFace detection: boxes, landmarks, confidence.
     /// 2: a half-size first pass decides whether the full size runs.
     /// 3: … and when every face it finds is large, its own result stands.
-    public static let version = 3
+    /// 4: the face mesh on each face: eyes, smile, yaw, roll, size, sharpness on the face.
+    public static let version = 4
     public static let model = "centerface"
+    public static let meshModel = "face-landmarks"
+    public static let irisModel = "iris-landmarks"
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("threshold", 0.5, in: 0.05...0.99, "heatmap confidence a face needs"),
         ParameterSpec("overlap", 0.3, in: 0.05...0.9, "boxes overlapping more than this (IoU) are one face"),
@@ -30,14 +33,23 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("firstPass", 1, in: 0...1, integer: true, "look at half size first and run the full size only where that finds a face (a quarter of the cost on photos without people; faces under about 4 % of the frame width are then missed where no larger face is)"),
         ParameterSpec("firstPassThreshold", 0.3, in: 0.05...0.99, "confidence at half size that sends a photo to the full-size pass"),
         ParameterSpec("fullSizeBelow", 32, in: 0...400, "the full size runs only when a face found at half size is smaller than this (px at half size); larger faces are measured well enough there"),
+        ParameterSpec("meshMinSize", 20, in: 8...400, "smallest face (px, shorter box side) whose eyes and smile are read; smaller faces say unknown"),
+        ParameterSpec("eyesClosedBelow", 0.45, in: 0.05...1.5, "lid gap / iris diameter under which an eye is closed (iris model; the mesh alone uses lid gap / eye width under 0.16)"),
+        ParameterSpec("eyesOpenAbove", 0.5, in: 0.05...1.5, "lid gap / iris diameter over which an eye is open (between the two: unknown)"),
+        ParameterSpec("minEyeWidth", 5, in: 2...50, "eyes narrower than this (analysis-image px) are not read"),
+        ParameterSpec("oneEyeYaw", 35, in: 10...90, "|yaw| in degrees over which only the eye nearer the camera is read"),
+        ParameterSpec("smileAbove", 0.035, in: -0.5...0.5, "mouth corners above the lips' middle, over the eye span, over which a face smiles"),
+        ParameterSpec("turnedAway", 85, in: 10...90, "|yaw| in degrees over which eyes and smile are unknown"),
     ]
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
 
     public var fingerprint: String {
-        guard let sessions = FacesFeature.sessions, let entry = try? sessions.store.entry(Self.model),
-              sessions.store.installedPath(Self.model) != nil else { return "\(Self.model):none" }
-        return "\(Self.model):\(entry.installed.sha256)"
+        [Self.model, Self.meshModel, Self.irisModel].map { id in
+            guard let sessions = FacesFeature.sessions, let entry = try? sessions.store.entry(id),
+                  sessions.store.installedPath(id) != nil else { return "\(id):none" }
+            return "\(id):\(entry.installed.sha256)"
+        }.joined(separator: "|")
     }
 
     public func analyze(_ image: AnalysisImage) -> FaceResult {
@@ -58,15 +70,49 @@ public struct FaceAnalyzer: Analyzer {
                 let small = Double(parameters["fullSizeBelow"])
                 if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
                     let faces = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2).faces(maps, width: half.width, height: half.height)
-                    return FaceResult(faces: faces, note: nil)
+                    return describe(faces, in: image, sessions: sessions)
                 }
             }
             let faces = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
                 .faces(try Self.run(session, image), width: image.width, height: image.height)
-            return FaceResult(faces: faces, note: nil)
+            return describe(faces, in: image, sessions: sessions)
         } catch {
             return FaceResult(faces: [], note: "not analysed: \(error)")
         }
+    }
+
+    /// Each face read closer: mesh, eyes, smile, pose, size, sharpness. Without the
+    /// mesh model the faces stand with their states unknown, and the note says why.
+    func describe(_ faces: [Face], in image: AnalysisImage, sessions: ModelSessions) -> FaceResult {
+        guard !faces.isEmpty else { return FaceResult(faces: [], note: nil) }
+        let mesh: OnnxSession?, iris: OnnxSession?
+        var note: String? = nil
+        do { mesh = try sessions.session(for: Self.meshModel) } catch {
+            FacesFeature.reportOnce("faces: eyes and smile not read — \(error)")
+            mesh = nil
+            note = "eyes and smile not read: \(error)"
+        }
+        do { iris = try sessions.session(for: Self.irisModel) } catch {
+            if mesh != nil {
+                FacesFeature.reportOnce("faces: eyes read from the face mesh only — \(error)")
+                note = "eyes read from the face mesh only: \(error)"
+            }
+            iris = nil
+        }
+        let W = Double(image.width), H = Double(image.height)
+        var out: [Face] = []
+        for var f in faces {
+            f.size = FaceMesh.round4(sqrt(f.box[2] * f.box[3]))
+            f.sharpness = FaceSharpness.measure(f.box, in: image)
+            let minSide = min(f.box[2] * W, f.box[3] * H)
+            if let mesh, minSide >= parameters["meshMinSize"], let r = try? FaceMesh.read(f, in: image, session: mesh, iris: iris) {
+                f.read(r, parameters)
+            } else {
+                f.eyes = .unknown; f.smile = .unknown
+            }
+            out.append(f)
+        }
+        return FaceResult(faces: out, note: note)
     }
 
     func decoder(threshold: Double, minSize: Double) -> CenterFaceDecoder {
@@ -119,9 +165,73 @@ public struct FaceResult: Codable, Sendable, Equatable {
 
 /// One face, in fractions of the upright frame.
 public struct Face: Codable, Sendable, Equatable {
+    public enum State: String, Codable, Sendable { case open, closed, unknown }
+    public enum Smile: String, Codable, Sendable { case yes, no, unknown }
+
     /// x, y, width, height.
     public var box: [Double]
     public var confidence: Double
     /// Eyes (right, left from the viewer's side as CenterFace orders them), nose, mouth corners: x, y pairs.
     public var landmarks: [Double]
+    /// sqrt(box area / frame area): 0.1 is a face a tenth of the frame's size.
+    public var size: Double?
+    /// Degrees; yaw 0 is frontal, roll 0 is upright.
+    public var yaw: Double?
+    public var roll: Double?
+    /// Both eyes open, either closed, or not readable (small, turned away, no mesh model).
+    public var eyes: State?
+    /// 0–1: how far the openness is from the threshold it passed.
+    public var eyesConfidence: Double?
+    public var smile: Smile?
+    /// Detail on the face itself (Laplacian over gradient on the analysis image; compare within a burst).
+    public var sharpness: Double?
+    /// The mesh's raw measures, so a verdict can be checked and thresholds tuned.
+    public var mesh: MeshMeasures?
+
+    public struct MeshMeasures: Codable, Sendable, Equatable {
+        public var presence: Double
+        /// Lid gap / eye width, the subject's right eye then left.
+        public var eyeOpenness: [Double]
+        public var mouthWidth: Double
+        public var cornerLift: Double
+        public var mouthOpen: Double
+        /// Lid gap / iris diameter per eye (right, left), from the iris model.
+        public var eyeIris: [Double]?
+        /// Eye widths in analysis-image pixels (right, left).
+        public var eyeWidth: [Double]?
+        /// Eye corners and mid-lids, mouth corners and lips, nose tip: x, y pairs in fractions of the frame.
+        public var points: [Double]
+    }
+
+    public init(box: [Double], confidence: Double, landmarks: [Double]) {
+        self.box = box; self.confidence = confidence; self.landmarks = landmarks
+    }
+
+    mutating func read(_ r: FaceMesh.Reading, _ p: Parameters) {
+        let q = FaceMesh.round4
+        yaw = (r.yaw * 10).rounded() / 10
+        roll = (r.roll * 10).rounded() / 10
+        mesh = MeshMeasures(presence: q(r.presence), eyeOpenness: r.eyeOpenness.map(q), mouthWidth: q(r.mouthWidth),
+                            cornerLift: q(r.cornerLift), mouthOpen: q(r.mouthOpen),
+                            eyeIris: r.eyes.isEmpty ? nil : r.eyes.map { q($0.iris) },
+                            eyeWidth: r.eyes.isEmpty ? nil : r.eyes.map { (10 * $0.width).rounded() / 10 }, points: r.points)
+        if abs(r.yaw) > p["turnedAway"] { eyes = .unknown; smile = .unknown; return }
+        // Turned faces: only the eye nearer the camera (the wider one) is read.
+        var indices = [0, 1]
+        if abs(r.yaw) > p["oneEyeYaw"], r.eyes.count == 2 { indices = [r.eyes[0].width >= r.eyes[1].width ? 0 : 1] }
+        // The more closed eye decides: one closed eye spoils the photo as much as two.
+        let o: Double, lo: Double, hi: Double
+        if r.eyes.count == 2 {
+            if indices.contains(where: { r.eyes[$0].width < p["minEyeWidth"] }) { eyes = .unknown; eyesConfidence = 0; smile = FaceMesh.smileScore(r) > p["smileAbove"] ? .yes : .no; return }
+            o = indices.map { r.eyes[$0].iris }.min() ?? 0
+            lo = p["eyesClosedBelow"]; hi = p["eyesOpenAbove"]
+        } else {
+            o = indices.map { r.eyeOpenness[$0] }.min() ?? 0
+            lo = 0.16; hi = 0.2
+        }
+        if o < lo { eyes = .closed; eyesConfidence = q(min(1, (lo - o) / lo)) }
+        else if o > hi { eyes = .open; eyesConfidence = q(min(1, (o - hi) / hi)) }
+        else { eyes = .unknown; eyesConfidence = 0 }
+        smile = FaceMesh.smileScore(r) > p["smileAbove"] ? .yes : .no
+    }
 }

@@ -45,6 +45,19 @@ public enum ModelCatalog {
             // ONNX Runtime is the one runtime photocurate ships; LiteRT's wheel has no C interpreter API.
             conversion: .tfliteToOnnx,
             converted: .init(sha256: "82ba9d5400217569b48d281c64b4d3fefa884a414b23f3173a023e8593ff060b", size: 2_428_887)),
+        ModelEntry(
+            id: "iris-landmarks", task: .faceLandmarks, version: 1,
+            source: .init(registry: .pypi, package: "mediapipe", version: "0.10.14",
+                          file: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+                          member: "mediapipe/modules/iris_landmark/iris_landmark.tflite"),
+            sha256: "d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f", size: 2_640_568,
+            licence: "Apache-2.0", commercialUse: true,
+            input: "RGB 1×3×64×64, 0–1, one eye 2.3× its corner distance, level (the right eye mirrored)",
+            output: "71 eye-contour and brow points and 5 iris points (x, y, z in crop pixels)",
+            usedBy: ["faces"], summary: "MediaPipe iris and eyelid landmarks (eyes open or closed)",
+            // ONNX Runtime is the one runtime photocurate ships; LiteRT's wheel has no C interpreter API.
+            conversion: .tfliteToOnnx,
+            converted: .init(sha256: "4c17187d8fa62bba93acb8a1decc2aa831963f393faef37bf14211bc27465073", size: 2_623_273)),
     ]
 
     /// Installed by `scripts/setup --models`: everything a default run can use.

@@ -7,14 +7,14 @@ import Foundation
 /// let onnx = try TFLiteToOnnx.convert(tfliteBytes)   // MediaPipe's face_landmark.tflite
 /// ```
 /// It knows the operators of MediaPipe's face-landmark network: CONV_2D,
-/// DEPTHWISE_CONV_2D, PRELU, ADD, MAX_POOL_2D, PAD and DEQUANTIZE (float16 weights
-/// become float32 initializers). TFLite computes in NHWC, the ONNX graph in NCHW: the
-/// model's image input becomes 1×3×H×W and each output 1×C×H×W with the same values
-/// in the same order when H = W = 1. Any other operator is refused by name.
+/// DEPTHWISE_CONV_2D, PRELU, ADD, MAX_POOL_2D, PAD, RESHAPE (of 1×1 maps) and DEQUANTIZE
+/// (float16 weights become float32 initializers), which its iris model uses too.
+/// TFLite computes in NHWC, the ONNX graph in NCHW: the model's image input becomes
+/// 1×3×H×W and each output 1×C×H×W (same values, same order, when H = W = 1). Any other operator is refused by name.
 /// (The Python converter `tflite2onnx` crashes on this model's PReLU.)
 enum TFLiteToOnnx {
     // TFLite builtin operator codes.
-    static let add = 0, conv = 3, depthwise = 4, dequantize = 6, maxPool = 17, pad = 34, prelu = 54
+    static let add = 0, conv = 3, depthwise = 4, dequantize = 6, maxPool = 17, reshape = 22, pad = 34, prelu = 54
 
     struct Constant { var shape: [Int]; var values: [Float] }
 
@@ -124,6 +124,13 @@ enum TFLiteToOnnx {
                 // NHWC begin/end pairs → ONNX NCHW begins then ends.
                 let begins = [p[0], p[6], p[2], p[4]], ends = [p[1], p[7], p[3], p[5]]
                 g.node("Pad", [name(ins[0]), g.initializer64([8], begins + ends)], [name(out)])
+            case reshape:
+                // Only a flattening of 1×1 maps, where NHWC and NCHW hold values in the same order.
+                let from = shapes[ins[0]], to = shapes[out]
+                guard from.count != 4 || from[1] * from[2] == 1, to.count != 4 || to[1] * to[2] == 1 else {
+                    throw bad("operator \(k): RESHAPE of a \(from) map is not supported")
+                }
+                g.node("Reshape", [name(ins[0]), g.initializer64([to.count], nchw(to))], [name(out)])
             default:
                 throw bad("operator \(k): TFLite builtin \(code) is not supported by this converter")
             }
