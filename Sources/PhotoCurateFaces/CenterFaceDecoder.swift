@@ -1,4 +1,5 @@
 import Foundation
+import PhotoCurate
 import PhotoCurateModels
 
 /// Turns CenterFace's four maps into faces: peaks of the heatmap above a threshold,

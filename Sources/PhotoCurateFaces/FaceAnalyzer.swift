@@ -156,57 +156,8 @@ public struct FaceAnalyzer: Analyzer {
     }
 }
 
-/// `FaceAnalyzer`'s output.
-public struct FaceResult: Codable, Sendable, Equatable {
-    public var faces: [Face]
-    /// Why there are no faces to trust (the model is missing), or nil.
-    public var note: String?
-}
-
-/// One face, in fractions of the upright frame.
-public struct Face: Codable, Sendable, Equatable {
-    public enum State: String, Codable, Sendable { case open, closed, unknown }
-    public enum Smile: String, Codable, Sendable { case yes, no, unknown }
-
-    /// x, y, width, height.
-    public var box: [Double]
-    public var confidence: Double
-    /// Eyes (right, left from the viewer's side as CenterFace orders them), nose, mouth corners: x, y pairs.
-    public var landmarks: [Double]
-    /// sqrt(box area / frame area): 0.1 is a face a tenth of the frame's size.
-    public var size: Double?
-    /// Degrees; yaw 0 is frontal, roll 0 is upright.
-    public var yaw: Double?
-    public var roll: Double?
-    /// Both eyes open, either closed, or not readable (small, turned away, no mesh model).
-    public var eyes: State?
-    /// 0–1: how far the openness is from the threshold it passed.
-    public var eyesConfidence: Double?
-    public var smile: Smile?
-    /// Detail on the face itself (Laplacian over gradient on the analysis image; compare within a burst).
-    public var sharpness: Double?
-    /// The mesh's raw measures, so a verdict can be checked and thresholds tuned.
-    public var mesh: MeshMeasures?
-
-    public struct MeshMeasures: Codable, Sendable, Equatable {
-        public var presence: Double
-        /// Lid gap / eye width, the subject's right eye then left.
-        public var eyeOpenness: [Double]
-        public var mouthWidth: Double
-        public var cornerLift: Double
-        public var mouthOpen: Double
-        /// Lid gap / iris diameter per eye (right, left), from the iris model.
-        public var eyeIris: [Double]?
-        /// Eye widths in analysis-image pixels (right, left).
-        public var eyeWidth: [Double]?
-        /// Eye corners and mid-lids, mouth corners and lips, nose tip: x, y pairs in fractions of the frame.
-        public var points: [Double]
-    }
-
-    public init(box: [Double], confidence: Double, landmarks: [Double]) {
-        self.box = box; self.confidence = confidence; self.landmarks = landmarks
-    }
-
+extension Face {
+    /// Eyes, smile and pose from the mesh and iris readings, by the analyzer's thresholds.
     mutating func read(_ r: FaceMesh.Reading, _ p: Parameters) {
         let q = FaceMesh.round4
         yaw = (r.yaw * 10).rounded() / 10

@@ -23,6 +23,14 @@ public struct PhotoRecord: Codable, Sendable {
         results[A.id].flatMap { try? JSONDecoder().decode(A.Output.self, from: $0) }
     }
 
+    /// The faces, when a face analyzer ran and could run its models (`FaceResult` under
+    /// the id "faces"); `nil` otherwise, which selection treats as "not analysed".
+    public var faces: [Face]? {
+        guard let data = results["faces"], let r = try? JSONDecoder().decode(FaceResult.self, from: data),
+              !(r.note ?? "").hasPrefix("not analysed") else { return nil }
+        return r.faces
+    }
+
     public var usable: Bool { error == nil && facts != nil && quality != nil && featurePrint != nil && spectrum != nil }
 }
 

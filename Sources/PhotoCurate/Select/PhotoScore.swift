@@ -4,8 +4,11 @@ import Foundation
 public struct PhotoScore: Codable, Sendable, Equatable {
     /// `quality.overall` × the factors for blur and exposure relative to the visual group (1 for a photo alone).
     public var technical: Double
-    /// Face quality; `nil` until face analysis exists (then counted as a neutral 0.5).
+    /// Face quality (`FaceQualityScore.score`; 0.5 for a photo without main faces); `nil` when
+    /// faces were not analysed (then counted as a neutral 0.5).
     public var faces: Double?
+    /// The people in it: count, eyes, expressions, sizes; `nil` when faces were not analysed.
+    public var faceQuality: FaceQualityScore?
     public var context: Double
     public var overall: Double
     /// Technical quality divided by the best in the photo's visual group (1 = best of its burst).

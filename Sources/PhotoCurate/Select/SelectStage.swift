@@ -15,9 +15,12 @@ public struct SelectInput: Sendable {
     public var damaged: String?
     /// Whether its capture time is trusted (EXIF); untimed photos join groups by look alone.
     public var timeTrusted: Bool
+    /// The faces found, upright; `nil` when faces were not analysed (not the same as none found).
+    public var faces: [Face]?
     public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint,
-                spectrum: PowerSpectrum? = nil, detail: NativeDetail? = nil, damaged: String? = nil, timeTrusted: Bool = true) {
-        self.detail = detail
+                spectrum: PowerSpectrum? = nil, detail: NativeDetail? = nil, damaged: String? = nil, timeTrusted: Bool = true,
+                faces: [Face]? = nil) {
+        self.detail = detail; self.faces = faces
         self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
         self.spectrum = spectrum; self.damaged = damaged; self.timeTrusted = timeTrusted
     }
@@ -65,7 +68,8 @@ public struct SelectStage: BarrierStage {
     /// 2: technical score includes blur and exposure relative to the visual group.
     /// 3: and grain at 100 % relative to the visual group.
     /// 4: blur relative to the group is the mean over orientation sectors (was the largest).
-    public static let version = 4
+    /// 5: faces: photo type and face score in `overall`; closed eyes, turned or softer faces lose within a burst.
+    public static let version = 5
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
@@ -74,6 +78,10 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
+        ParameterSpec("mainFaceSize", 0.05, in: 0...1, "faces at least this size (sqrt of box area over frame area) make a photo a portrait or group; smaller ones are background"),
+        ParameterSpec("closedEyes", 0.4, in: 0...1, "within a burst, a frame where someone's eyes are closed counts this × (twice for two or more faces)"),
+        ParameterSpec("turnedAway", 45, in: 10...90, "within a burst, a main face turned more than this (degrees of yaw) where a sibling shows it turned less counts 0.6×"),
+        ParameterSpec("faceBlurRef", 0.25, in: 0.05...1, "within a burst, a face with this much less detail than the same face at its sharpest halves the frame's standing"),
     ]
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
@@ -95,7 +103,22 @@ public struct SelectStage: BarrierStage {
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
             return r6(photos[i].technical.overall * blur * exposure * grain)
         }
-        func better(_ a: Int, _ b: Int) -> Bool { tech[a] != tech[b] ? tech[a] > tech[b] : photos[a].path < photos[b].path }
+        // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
+        var groupFaces: [Int: GroupFaces.Value] = [:]
+        let mainSize = parameters["mainFaceSize"]
+        for c in clustering.clusters where c.photos.count > 1 {
+            groupFaces.merge(GroupFaces.measure(members: c.photos, photos: photos, mainSize: mainSize, turnedAway: parameters["turnedAway"])) { a, _ in a }
+        }
+        let faceBlurRef = parameters["faceBlurRef"]
+        let standing = photos.indices.map { i -> Double in
+            guard let v = groupFaces[i] else { return tech[i] }
+            let closed = pow(parameters["closedEyes"], Double(min(2, v.closed)))
+            let turned = pow(0.6, Double(min(2, v.turned)))
+            let soft = 1 / (1 + pow((1 - v.faceBlur) / faceBlurRef, 2))
+            return r6(tech[i] * closed * turned * soft)
+        }
+        func better(_ a: Int, _ b: Int) -> Bool { standing[a] != standing[b] ? standing[a] > standing[b] : photos[a].path < photos[b].path }
+        let faceQuality = photos.map { p in p.faces.map { FaceQualityScore(faces: $0, mainSize: mainSize) } }
 
         // Context: uniqueness within the group, time of day, and how thinly the moment is covered.
         let groupsPerMoment = Dictionary(grouping: clustering.clusters, by: \.moment).mapValues(\.count)
@@ -107,10 +130,13 @@ public struct SelectStage: BarrierStage {
             let time = Self.timeOfDayContext(photos[i].localHour) * parameters["goldenHourBonus"]
             let coverage = 1 / Double(max(1, groupsPerMoment[c.moment] ?? 1)).squareRoot()
             let context = (uniqueness + time + coverage) / 3
-            let type = PhotoType.landscape
+            let fq = faceQuality[i]
+            let type = fq?.type ?? .landscape
             let (wt, wf, wc) = type.weights
-            let overall = wt * tech[i] + wf * 0.5 + wc * context
-            scores.append(PhotoScore(technical: tech[i], faces: nil, context: r6(context), overall: r6(overall),
+            // A landscape's faces part is neutral: it has no people to judge.
+            let faces = fq.map { $0.faceCount > 0 ? $0.score : 0.5 }
+            let overall = wt * tech[i] + wf * (faces ?? 0.5) + wc * context
+            scores.append(PhotoScore(technical: tech[i], faces: faces.map(r6), faceQuality: fq, context: r6(context), overall: r6(overall),
                                      relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type,
                                      blurVsGroup: groupBlur[i].map { r6($0.sigma) }, exposureVsGroup: groupExposure[i].map(r6),
                                      grainVsGroup: groupNoise[i].map(r6)))
@@ -120,7 +146,8 @@ public struct SelectStage: BarrierStage {
         let bestOfGroup = clustering.clusters.map { c in c.photos.min(by: better) ?? c.best }
         for (c, best) in zip(clustering.clusters, bestOfGroup) where c.photos.count > 1 {
             for i in c.photos where i != best {
-                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], grain: groupNoise[i], by: photos[best], tech[best]))
+                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], grain: groupNoise[i],
+                                         faces: groupFaces[i], by: photos[best], tech[best]))
             }
         }
 
@@ -154,6 +181,7 @@ public struct SelectStage: BarrierStage {
             }
             let inMoment = clustering.clusters.filter { $0.moment == c.moment }.count
             if inMoment == 1 { why.append("only scene from moment \(c.moment + 1)") }
+            if let fq = faceQuality[i], fq.faceCount > 0 { why.append(Self.peopleReason(fq, groupFaces[i], burst: c.photos.count > 1)) }
             why.append(String(format: "rank %d, score %.2f (technical %.2f, context %.2f)", rank + 1, scores[i].overall, scores[i].technical, scores[i].context))
             reasons[i] = why + reasons[i]
         }
@@ -231,8 +259,32 @@ public struct SelectStage: BarrierStage {
         }
     }
 
-    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, by b: SelectInput, _ techB: Double) -> String {
+    /// What the people in a pick are like: "everyone's eyes open, sharpest face".
+    static func peopleReason(_ fq: FaceQualityScore, _ burst: GroupFaces.Value?, burst inBurst: Bool) -> String {
+        var parts: [String] = []
+        let who = fq.faceCount == 1 ? "eyes" : "everyone's eyes"
+        if fq.eyesClosed > 0 { parts.append("eyes closed (\(fq.eyesClosed) of \(fq.faceCount) \(fq.faceCount == 1 ? "face" : "faces"))") }
+        else if fq.eyesRead == fq.faceCount { parts.append("\(who) open") }
+        else if fq.eyesRead > 0 { parts.append("eyes open (\(fq.eyesRead) of \(fq.faceCount) faces read)") }
+        else { parts.append(fq.faceCount == 1 ? "1 face, eyes not readable" : "\(fq.faceCount) faces, eyes not readable") }
+        if fq.goodExpressions > 0 { parts.append(fq.goodExpressions == fq.faceCount ? (fq.faceCount == 1 ? "smiling" : "all smiling") : "\(fq.goodExpressions) smiling") }
+        if inBurst, let burst, burst.faceBlur >= 0.999, burst.faces > 0 { parts.append(burst.faces == 1 ? "sharpest face" : "sharpest faces") }
+        return parts.joined(separator: ", ")
+    }
+
+    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, faces: GroupFaces.Value?,
+                by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
+        // People first: that is what a person culling a burst of people looks at.
+        if let faces, faces.closed > 0 {
+            return "beaten by \(name) in its burst (eyes closed: \(faces.closed) of \(faces.faces) \(faces.faces == 1 ? "face" : "faces"))"
+        }
+        if let faces, faces.turned > 0 {
+            return "beaten by \(name) in its burst (\(faces.turned == 1 ? "a face" : "\(faces.turned) faces") turned away)"
+        }
+        if let faces, faces.faceBlur < 1 - 0.5 * parameters["faceBlurRef"] {
+            return String(format: "beaten by %@ in its burst (softer face: %.0f%% of the detail of the same face there)", name, 100 * faces.faceBlur)
+        }
         // The larger relative fault, each measured against its half-score point.
         let blurShare = (blur ?? 0) / parameters["blurRef"], exposureShare = abs(exposure ?? 0) / parameters["exposureRef"]
         let grainShare = (grain ?? 0) / parameters["grainRef"]

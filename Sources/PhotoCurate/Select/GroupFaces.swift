@@ -1,0 +1,54 @@
+import Foundation
+
+/// The people in a burst, frame against frame: a frame where someone's eyes are
+/// closed, or a main face is turned away or softer than in a sibling, loses to one
+/// where they are not.
+///
+/// ```swift
+/// let v = GroupFaces.measure(members: burst, photos: photos, mainSize: 0.05)
+/// v[3]?.closed    // 2: two main faces with closed eyes in frame 3
+/// v[3]?.faceBlur  // 0.72: its softest main face has 72 % of the detail of the same face at its sharpest
+/// ```
+/// Faces are the same person across frames when their boxes overlap (IoU ≥ 0.3):
+/// frames of a burst are taken from one place within seconds.
+enum GroupFaces {
+    struct Value: Equatable {
+        /// Main faces in the frame.
+        var faces: Int
+        /// Main faces with closed eyes.
+        var closed: Int
+        /// Main faces turned away (|yaw| over the limit) where a sibling shows that face turned less.
+        var turned: Int
+        /// The lowest ratio, over its main faces, of face sharpness to the same face's best in the burst (1 = sharpest).
+        var faceBlur: Double
+    }
+
+    static func measure(members: [Int], photos: [SelectInput], mainSize: Double, turnedAway: Double) -> [Int: Value] {
+        let mains = Dictionary(uniqueKeysWithValues: members.map { ($0, FaceQualityScore.main(photos[$0].faces ?? [], mainSize: mainSize)) })
+        guard mains.values.contains(where: { !$0.isEmpty }) else { return [:] }
+        var out: [Int: Value] = [:]
+        for i in members {
+            guard photos[i].faces != nil else { continue }
+            let mine = mains[i] ?? []
+            var v = Value(faces: mine.count, closed: mine.filter { $0.eyes == .closed }.count, turned: 0, faceBlur: 1)
+            let siblings = SelectInput.siblings(of: i, in: members, photos)
+            for f in mine {
+                let same = siblings.compactMap { j in (mains[j] ?? []).max { iou($0.box, f.box) < iou($1.box, f.box) } }
+                    .filter { iou($0.box, f.box) >= 0.3 }
+                if abs(f.yaw ?? 0) > turnedAway, same.contains(where: { abs($0.yaw ?? 0) < abs(f.yaw ?? 0) - 10 }) { v.turned += 1 }
+                if let s = f.sharpness, let best = (same.compactMap(\.sharpness) + [s]).max(), best > 0 {
+                    v.faceBlur = min(v.faceBlur, s / best)
+                }
+            }
+            v.faceBlur = (v.faceBlur * 1e4).rounded() / 1e4
+            out[i] = v
+        }
+        return out
+    }
+
+    static func iou(_ a: [Double], _ b: [Double]) -> Double {
+        let ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])), iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+        let inter = ix * iy, union = a[2] * a[3] + b[2] * b[3] - inter
+        return union > 0 ? inter / union : 0
+    }
+}
