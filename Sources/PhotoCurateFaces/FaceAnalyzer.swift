@@ -39,6 +39,9 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("minEyeWidth", 5, in: 2...50, "eyes narrower than this (analysis-image px) are not read"),
         ParameterSpec("oneEyeYaw", 35, in: 10...90, "|yaw| in degrees over which only the eye nearer the camera is read"),
         ParameterSpec("smileAbove", 0.035, in: -0.5...0.5, "mouth corners above the lips' middle, over the eye span, over which a face smiles"),
+        ParameterSpec("sideways", 1, in: 0...1, integer: true, "where no face is found upright, look for faces turned 90°, 180° and 270° (a photo stored on its side) and suggest a rotation"),
+        ParameterSpec("sidewaysSize", 400, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
+        ParameterSpec("sidewaysThreshold", 0.5, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
         ParameterSpec("turnedAway", 85, in: 10...90, "|yaw| in degrees over which eyes and smile are unknown"),
     ]
     public let parameters: Parameters
@@ -60,25 +63,96 @@ public struct FaceAnalyzer: Analyzer {
             return FaceResult(faces: [], note: "not analysed: \(error)")
         }
         do {
-            // A photo smaller than the analysis size is already small: its half would lose its faces.
-            if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
-                let half = Self.halfSize(image)
-                let maps = try Self.run(session, half)
-                let cheap = decoder(threshold: parameters["firstPassThreshold"], minSize: 4).faces(maps, width: half.width, height: half.height)
-                if cheap.isEmpty { return FaceResult(faces: [], note: nil) }
-                // Faces this large are found and placed as well at half size: the full size would only cost.
-                let small = Double(parameters["fullSizeBelow"])
-                if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
-                    let faces = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2).faces(maps, width: half.width, height: half.height)
-                    return describe(faces, in: image, sessions: sessions)
-                }
+            let faces = try detect(image, session)
+            let asIs = describe(faces, in: image, sessions: sessions)
+            guard parameters.int("sideways") == 1 else { return asIs }
+            // Stored on its side without saying so: faces lie at ±90° or 180° (CenterFace finds
+            // many faces on their side), or are found only once the image is turned.
+            // Faces the mesh does not take for faces (presence under 0.9) do not count as upright ones.
+            let clear = asIs.faces.contains { ($0.mesh?.presence ?? 1) >= 0.9 }
+            let turn = clear ? Self.turnFromRoll(asIs.faces) : try sideways(image, session)
+            guard let turn else { return asIs }
+            let upright = Self.rotated(image, clockwise: turn)
+            var r = describe(try detect(upright, session), in: upright, sessions: sessions)
+            // Turned, the faces must stand up: the mesh model sees a face, level within 30°.
+            let confirmed = r.faces.contains { f in
+                guard let m = f.mesh else { return false }
+                return m.presence >= 0.9 && abs(f.roll ?? 90) <= 30
             }
-            let faces = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
-                .faces(try Self.run(session, image), width: image.width, height: image.height)
-            return describe(faces, in: image, sessions: sessions)
+            guard confirmed else { return asIs }
+            r.suggestedRotation = turn
+            return r
         } catch {
             return FaceResult(faces: [], note: "not analysed: \(error)")
         }
+    }
+
+    /// Faces on the image as it is: a half-size look first, the full size where that finds small faces.
+    func detect(_ image: AnalysisImage, _ session: OnnxSession) throws -> [Face] {
+        // A photo smaller than the analysis size is already small: its half would lose its faces.
+        if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
+            let half = Self.halfSize(image)
+            let maps = try Self.run(session, half)
+            let cheap = decoder(threshold: parameters["firstPassThreshold"], minSize: 4).faces(maps, width: half.width, height: half.height)
+            if cheap.isEmpty { return [] }
+            // Faces this large are found and placed as well at half size: the full size would only cost.
+            let small = Double(parameters["fullSizeBelow"])
+            if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
+                return decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2).faces(maps, width: half.width, height: half.height)
+            }
+        }
+        return decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
+            .faces(try Self.run(session, image), width: image.width, height: image.height)
+    }
+
+    /// The clockwise turn that stands the faces up, when the clear, main faces agree
+    /// that they lie on their side (roll within 35° of ±90°) or upside down; nil otherwise.
+    static func turnFromRoll(_ faces: [Face]) -> Int? {
+        let rolls = faces.filter { ($0.mesh?.presence ?? 0) >= 0.9 && ($0.size ?? 0) >= 0.03 }.compactMap(\.roll)
+        guard !rolls.isEmpty else { return nil }
+        func snap(_ r: Double) -> Int? {
+            for (centre, turn) in [(90.0, 270), (-90.0, 90), (180.0, 180), (-180.0, 180), (0.0, 0)] where abs(r - centre) <= 35 { return turn }
+            return nil
+        }
+        let votes = rolls.compactMap(snap)
+        let counts = Dictionary(grouping: votes, by: { $0 }).mapValues(\.count)
+        guard let (turn, n) = counts.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }),
+              turn != 0, 2 * n > rolls.count else { return nil }
+        return turn
+    }
+
+    /// The clockwise turn (90, 180 or 270) at which a quarter-size look finds a clear
+    /// face, or nil. Sideways photos are nearly always portraits of near faces, so a
+    /// quarter size (faces from about 6 % of the frame) is enough and costs little.
+    func sideways(_ image: AnalysisImage, _ session: OnnxSession) throws -> Int? {
+        let limit = Int(parameters["sidewaysSize"])
+        var small = image
+        while max(small.width, small.height) > limit { small = Self.halfSize(small) }
+        var best: (turn: Int, confidence: Double)? = nil
+        for turn in [90, 270, 180] {
+            let t = Self.rotated(small, clockwise: turn)
+            let found = decoder(threshold: parameters["sidewaysThreshold"], minSize: 8).faces(try Self.run(session, t), width: t.width, height: t.height)
+            if let c = found.map(\.confidence).max(), c > (best?.confidence ?? 0) { best = (turn, c) }
+        }
+        return best?.turn
+    }
+
+    /// The image turned clockwise by 90, 180 or 270 degrees.
+    static func rotated(_ image: AnalysisImage, clockwise turn: Int) -> AnalysisImage {
+        let w = image.width, h = image.height
+        let (W, H) = turn == 180 ? (w, h) : (h, w)
+        var out = [UInt8](repeating: 0, count: W * H * 3)
+        image.rgb.withUnsafeBufferPointer { src in
+            for y in 0..<H {
+                for x in 0..<W {
+                    // Where output pixel (x, y) comes from in the source.
+                    let (sx, sy) = turn == 90 ? (y, h - 1 - x) : turn == 270 ? (w - 1 - y, x) : (w - 1 - x, h - 1 - y)
+                    let o = 3 * (y * W + x), i = 3 * (sy * w + sx)
+                    out[o] = src[i]; out[o + 1] = src[i + 1]; out[o + 2] = src[i + 2]
+                }
+            }
+        }
+        return AnalysisImage(width: W, height: H, rgb: out)
     }
 
     /// Each face read closer: mesh, eyes, smile, pose, size, sharpness. Without the

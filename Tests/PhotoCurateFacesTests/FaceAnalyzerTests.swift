@@ -47,7 +47,7 @@ final class FaceAnalyzerTests: XCTestCase {
         try p.set("faces", "threshold", 0.6)
         XCTAssertTrue(p.analyzers.contains("faces"))
         let analyzer = FaceAnalyzer()
-        XCTAssertEqual(analyzer.fingerprint, "centerface:none")
+        XCTAssertEqual(analyzer.fingerprint, "centerface:none|face-landmarks:none|iris-landmarks:none")
         let r = analyzer.analyze(AnalysisImage(width: 64, height: 48, rgb: [UInt8](repeating: 128, count: 64 * 48 * 3)))
         XCTAssertEqual(r.faces, [])
         XCTAssertTrue(r.note?.contains("photocurate models install centerface") == true, r.note ?? "")
@@ -55,6 +55,35 @@ final class FaceAnalyzerTests: XCTestCase {
         // Installed models change the key, so photos analysed without them are analysed again.
         XCTAssertNotEqual(none, QualityAnalyzer().key(upstream: "u"))
         XCTAssertNotEqual(none.parametersHash, FaceAnalyzerTests.keyWithoutFingerprint(analyzer))
+    }
+
+    /// A photo stored on its side: faces lying at ±90° or upside down vote for the turn that stands them up.
+    func testFacesOnTheirSideSuggestTheTurnThatStandsThemUp() {
+        func f(roll: Double, presence: Double = 1, size: Double = 0.2) -> Face {
+            var x = Face(box: [0.4, 0.3, size, size], confidence: 0.9, landmarks: [])
+            x.size = size; x.roll = roll
+            x.mesh = Face.MeshMeasures(presence: presence, eyeOpenness: [0.3, 0.3], mouthWidth: 0.6, cornerLift: 0, mouthOpen: 0,
+                                       eyeIris: nil, eyeWidth: nil, points: [])
+            return x
+        }
+        XCTAssertNil(FaceAnalyzer.turnFromRoll([f(roll: 3), f(roll: -12)]), "upright faces, head tilts included")
+        XCTAssertEqual(FaceAnalyzer.turnFromRoll([f(roll: 72), f(roll: 99), f(roll: 83)]), 270, "lying clockwise: turn back anticlockwise")
+        XCTAssertEqual(FaceAnalyzer.turnFromRoll([f(roll: -95)]), 90)
+        XCTAssertEqual(FaceAnalyzer.turnFromRoll([f(roll: 170), f(roll: -175)]), 180)
+        XCTAssertNil(FaceAnalyzer.turnFromRoll([f(roll: 90), f(roll: 2), f(roll: -3)]), "one person lying down among upright ones")
+        XCTAssertNil(FaceAnalyzer.turnFromRoll([f(roll: 90, presence: 0.2)]), "a face the mesh does not believe")
+    }
+
+    func testTurningAnImageMovesEachPixelWhereItBelongs() {
+        // 3×2: pixel values 0…5 in the red channel.
+        let rgb: [UInt8] = (0..<6).flatMap { i -> [UInt8] in [UInt8(i), 0, 0] }
+        let img = AnalysisImage(width: 3, height: 2, rgb: rgb)
+        func red(_ i: AnalysisImage) -> [UInt8] { stride(from: 0, to: i.rgb.count, by: 3).map { i.rgb[$0] } }
+        let cw = FaceAnalyzer.rotated(img, clockwise: 90)
+        XCTAssertEqual([cw.width, cw.height], [2, 3])
+        XCTAssertEqual(red(cw), [3, 0, 4, 1, 5, 2])
+        XCTAssertEqual(red(FaceAnalyzer.rotated(img, clockwise: 180)), [5, 4, 3, 2, 1, 0])
+        XCTAssertEqual(red(FaceAnalyzer.rotated(img, clockwise: 270)), [2, 5, 1, 4, 0, 3])
     }
 
     static func keyWithoutFingerprint(_ a: FaceAnalyzer) -> String {

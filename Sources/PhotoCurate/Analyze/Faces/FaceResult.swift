@@ -12,7 +12,12 @@ public struct FaceResult: Codable, Sendable, Equatable {
     public var faces: [Face]
     /// Why there are no faces to trust (the model is missing), or nil.
     public var note: String?
-    public init(faces: [Face], note: String?) { self.faces = faces; self.note = note }
+    /// Degrees clockwise (90, 180, 270) that show the photo upright, when it is stored
+    /// on its side without saying so; the faces are then in the turned frame.
+    public var suggestedRotation: Int?
+    public init(faces: [Face], note: String?, suggestedRotation: Int? = nil) {
+        self.faces = faces; self.note = note; self.suggestedRotation = suggestedRotation
+    }
 }
 
 /// One face, in fractions of the upright frame.

@@ -1,0 +1,83 @@
+import Foundation
+@testable import PhotoCurate
+import XCTest
+
+/// People in selection: face score and photo type, and bursts where someone blinks.
+final class FaceSelectionTests: XCTestCase {
+    func face(x: Double = 0.4, size: Double = 0.2, eyes: Face.State = .open, smile: Face.Smile = .yes,
+              yaw: Double = 0, sharpness: Double = 1) -> Face {
+        var f = Face(box: [x, 0.3, size, size * 1.3], confidence: 0.9, landmarks: [])
+        f.size = size; f.eyes = eyes; f.smile = smile; f.yaw = yaw; f.sharpness = sharpness
+        return f
+    }
+
+    func input(_ path: String, quality: Double, faces: [Face]?) -> SelectInput {
+        let t = TechnicalQualityScore(sharpness: quality, exposure: 1, noise: 1, composition: 0.5, overall: quality,
+                                      measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                          noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                          whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1))
+        return SelectInput(path: path, technical: t, localHour: 12, timeLabel: "12:00", print: FeaturePrint(vector: [1]), faces: faces)
+    }
+
+    /// One burst (one visual group, one moment) of the given frames.
+    func selectBurst(_ frames: [SelectInput]) throws -> Selection {
+        let inputs = frames.enumerated().map { k, f in
+            ClusterInput(epoch: Double(k), latitude: nil, longitude: nil, print: f.print, quality: f.technical.overall, path: f.path)
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.clusters.count, 1)
+        return try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 5])).run((frames, c))
+    }
+
+    func testTypeAndScoreFollowTheMainFaces() {
+        XCTAssertEqual(FaceQualityScore(faces: [], mainSize: 0.05).type, .landscape)
+        XCTAssertEqual(FaceQualityScore(faces: [face(size: 0.02)], mainSize: 0.05).type, .landscape, "a face in the background is not a portrait")
+        let one = FaceQualityScore(faces: [face(), face(x: 0.8, size: 0.02)], mainSize: 0.05)
+        XCTAssertEqual(one.type, .portrait)
+        XCTAssertEqual(one.faceCount, 1)
+        XCTAssertEqual(one.score, 1, accuracy: 1e-9)
+        let group = FaceQualityScore(faces: [face(x: 0.1), face(x: 0.4, eyes: .closed), face(x: 0.7, smile: .no)], mainSize: 0.05)
+        XCTAssertEqual(group.type, .multipleFaces)
+        XCTAssertFalse(group.eyesOpen)
+        XCTAssertEqual(group.eyesClosed, 1)
+        XCTAssertEqual(group.goodExpressions, 2)
+        XCTAssertEqual(group.optimalSizes, 3)
+        XCTAssertLessThan(group.score, 0.5 * one.score, "someone's eyes are closed: the face score at least halves")
+        XCTAssertEqual(PhotoType.multipleFaces.weights.1, 0.5)
+    }
+
+    func testABurstNeverPicksTheFrameWhereSomeoneBlinksEvenWhenItIsSharper() throws {
+        let open = [face(x: 0.1), face(x: 0.4), face(x: 0.7)]
+        var blink = open
+        blink[1].eyes = .closed; blink[2].eyes = .closed
+        let frames = [input("a-blink.jpg", quality: 0.9, faces: blink), input("b-open.jpg", quality: 0.85, faces: open),
+                      input("c-open-soft.jpg", quality: 0.6, faces: open)]
+        let s = try selectBurst(frames)
+        XCTAssertEqual(s.picks.map { frames[$0].path }, ["b-open.jpg"])
+        XCTAssertTrue(s.reasons[0].contains { $0.contains("eyes closed: 2 of 3 faces") }, "\(s.reasons[0])")
+        XCTAssertTrue(s.reasons[1].contains { $0.contains("everyone's eyes open") }, "\(s.reasons[1])")
+        XCTAssertEqual(s.scores[1].type, .multipleFaces)
+        XCTAssertNotNil(s.scores[0].faceQuality)
+    }
+
+    func testASofterOrTurnedFaceLosesToItsSibling() throws {
+        let frames = [input("a.jpg", quality: 0.9, faces: [face(sharpness: 0.6)]), input("b.jpg", quality: 0.87, faces: [face(sharpness: 1.0)])]
+        let s = try selectBurst(frames)
+        XCTAssertEqual(s.picks.map { frames[$0].path }, ["b.jpg"])
+        XCTAssertTrue(s.reasons[0].contains { $0.contains("softer face") }, "\(s.reasons[0])")
+        XCTAssertTrue(s.reasons[1].contains { $0.contains("sharpest face") }, "\(s.reasons[1])")
+
+        let turned = [input("a.jpg", quality: 0.9, faces: [face(yaw: 70)]), input("b.jpg", quality: 0.87, faces: [face(yaw: 5)])]
+        let t = try selectBurst(turned)
+        XCTAssertEqual(t.picks.map { turned[$0].path }, ["b.jpg"])
+        XCTAssertTrue(t.reasons[0].contains { $0.contains("turned away") }, "\(t.reasons[0])")
+    }
+
+    func testWithoutFaceAnalysisNothingChanges() throws {
+        let frames = [input("a.jpg", quality: 0.9, faces: nil), input("b.jpg", quality: 0.85, faces: nil)]
+        let s = try selectBurst(frames)
+        XCTAssertEqual(s.picks.map { frames[$0].path }, ["a.jpg"])
+        XCTAssertNil(s.scores[0].faces)
+        XCTAssertEqual(s.scores[0].type, .landscape)
+    }
+}
