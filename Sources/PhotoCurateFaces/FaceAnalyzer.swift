@@ -40,8 +40,8 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("oneEyeYaw", 35, in: 10...90, "|yaw| in degrees over which only the eye nearer the camera is read"),
         ParameterSpec("smileAbove", 0.035, in: -0.5...0.5, "mouth corners above the lips' middle, over the eye span, over which a face smiles"),
         ParameterSpec("sideways", 1, in: 0...1, integer: true, "where no face is found upright, look for faces turned 90°, 180° and 270° (a photo stored on its side) and suggest a rotation"),
-        ParameterSpec("sidewaysSize", 400, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
-        ParameterSpec("sidewaysThreshold", 0.5, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
+        ParameterSpec("sidewaysSize", 200, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
+        ParameterSpec("sidewaysThreshold", 0.3, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
         ParameterSpec("turnedAway", 85, in: 10...90, "|yaw| in degrees over which eyes and smile are unknown"),
     ]
     public let parameters: Parameters
@@ -121,13 +121,17 @@ public struct FaceAnalyzer: Analyzer {
         return turn
     }
 
-    /// The clockwise turn (90, 180 or 270) at which a quarter-size look finds a clear
-    /// face, or nil. Sideways photos are nearly always portraits of near faces, so a
-    /// quarter size (faces from about 6 % of the frame) is enough and costs little.
+    /// The clockwise turn (90, 180 or 270) at which a small look finds a face, or nil;
+    /// the caller confirms it on the turned image. Sideways photos are nearly always
+    /// portraits of near faces, so a quarter size (faces from about 6 % of the frame)
+    /// is enough and costs little. A photo smaller than the analysis size is looked
+    /// at as it is: it is cheap already, and its faces are few pixels.
     func sideways(_ image: AnalysisImage, _ session: OnnxSession) throws -> Int? {
         let limit = Int(parameters["sidewaysSize"])
         var small = image
-        while max(small.width, small.height) > limit { small = Self.halfSize(small) }
+        if max(image.width, image.height) >= 768 {
+            while max(small.width, small.height) > limit { small = Self.halfSize(small) }
+        }
         var best: (turn: Int, confidence: Double)? = nil
         for turn in [90, 270, 180] {
             let t = Self.rotated(small, clockwise: turn)
@@ -179,7 +183,8 @@ public struct FaceAnalyzer: Analyzer {
             f.size = FaceMesh.round4(sqrt(f.box[2] * f.box[3]))
             f.sharpness = FaceSharpness.measure(f.box, in: image)
             let minSide = min(f.box[2] * W, f.box[3] * H)
-            if let mesh, minSide >= parameters["meshMinSize"], let r = try? FaceMesh.read(f, in: image, session: mesh, iris: iris) {
+            if let mesh, minSide >= parameters["meshMinSize"], let r = try? FaceMesh.read(f, in: image, session: mesh, iris: iris,
+                                                                                          eyeRule: .init(oneEyeYaw: parameters["oneEyeYaw"], minWidth: parameters["minEyeWidth"])) {
                 f.read(r, parameters)
             } else {
                 f.eyes = .unknown; f.smile = .unknown
@@ -238,25 +243,26 @@ extension Face {
         roll = (r.roll * 10).rounded() / 10
         mesh = MeshMeasures(presence: q(r.presence), eyeOpenness: r.eyeOpenness.map(q), mouthWidth: q(r.mouthWidth),
                             cornerLift: q(r.cornerLift), mouthOpen: q(r.mouthOpen),
-                            eyeIris: r.eyes.isEmpty ? nil : r.eyes.map { q($0.iris) },
-                            eyeWidth: r.eyes.isEmpty ? nil : r.eyes.map { (10 * $0.width).rounded() / 10 }, points: r.points)
+                            eyeIris: r.eyes.isEmpty ? nil : r.eyes.map { $0.map { q($0.iris) } ?? -1 },
+                            eyeWidth: r.eyes.isEmpty ? nil : r.eyes.map { $0.map { (10 * $0.width).rounded() / 10 } ?? -1 }, points: r.points)
         if abs(r.yaw) > p["turnedAway"] { eyes = .unknown; smile = .unknown; return }
-        // Turned faces: only the eye nearer the camera (the wider one) is read.
-        var indices = [0, 1]
-        if abs(r.yaw) > p["oneEyeYaw"], r.eyes.count == 2 { indices = [r.eyes[0].width >= r.eyes[1].width ? 0 : 1] }
+        smile = FaceMesh.smileScore(r) > p["smileAbove"] ? .yes : .no
         // The more closed eye decides: one closed eye spoils the photo as much as two.
         let o: Double, lo: Double, hi: Double
-        if r.eyes.count == 2 {
-            if indices.contains(where: { r.eyes[$0].width < p["minEyeWidth"] }) { eyes = .unknown; eyesConfidence = 0; smile = FaceMesh.smileScore(r) > p["smileAbove"] ? .yes : .no; return }
-            o = indices.map { r.eyes[$0].iris }.min() ?? 0
+        if !r.eyes.isEmpty {
+            // The iris model read the eyes that count (the nearer one of a turned face); none: too small.
+            let read = r.eyes.compactMap { $0?.iris }
+            guard let m = read.min() else { eyes = .unknown; eyesConfidence = 0; return }
+            o = m
             lo = p["eyesClosedBelow"]; hi = p["eyesOpenAbove"]
         } else {
+            var indices = [0, 1]
+            if abs(r.yaw) > p["oneEyeYaw"] { indices = [r.eyeOpenness[0] >= r.eyeOpenness[1] ? 0 : 1] }
             o = indices.map { r.eyeOpenness[$0] }.min() ?? 0
             lo = 0.16; hi = 0.2
         }
         if o < lo { eyes = .closed; eyesConfidence = q(min(1, (lo - o) / lo)) }
         else if o > hi { eyes = .open; eyesConfidence = q(min(1, (o - hi) / hi)) }
         else { eyes = .unknown; eyesConfidence = 0 }
-        smile = FaceMesh.smileScore(r) > p["smileAbove"] ? .yes : .no
     }
 }

@@ -34,8 +34,9 @@ enum FaceMesh {
         var roll: Double
         /// Points in fractions of the analysis image (eye corners, lids, mouth corners, nose).
         var points: [Double]
-        /// The iris model's reading of each eye (right, left), when it is installed.
-        var eyes: [EyeReading]
+        /// The iris model's reading of each eye (right, left) when it is installed: nil
+        /// for an eye not read (the far eye of a turned face, or one too narrow).
+        var eyes: [EyeReading?]
     }
 
     // Mesh indices (MediaPipe's canonical face model).
@@ -46,7 +47,10 @@ enum FaceMesh {
     /// What `points` keeps: eye corners and mid-lids, mouth corners and lips, nose tip.
     static let kept = [33, 133, 159, 145, 263, 362, 386, 374, 61, 291, 13, 14, 1]
 
-    static func read(_ face: Face, in image: AnalysisImage, session: OnnxSession, iris: OnnxSession?) throws -> Reading {
+    /// Which eyes the iris model reads.
+    struct EyeRule { var oneEyeYaw: Double; var minWidth: Double }
+
+    static func read(_ face: Face, in image: AnalysisImage, session: OnnxSession, iris: OnnxSession?, eyeRule: EyeRule) throws -> Reading {
         let W = Double(image.width), H = Double(image.height)
         let bx = face.box[0] * W, by = face.box[1] * H, bw = face.box[2] * W, bh = face.box[3] * H
         let lm = face.landmarks
@@ -81,11 +85,18 @@ enum FaceMesh {
             let (x, y) = crop.toImage(p(i).x, p(i).y, size: side)
             points += [round4(x / W), round4(y / H)]
         }
-        var eyes: [EyeReading] = []
+        var eyes: [EyeReading?] = []
         if let iris {
-            for (e, mirror) in [(rightEye, false), (leftEye, true)] {
-                let a = crop.toImage(p(e.outer).x, p(e.outer).y, size: side), b = crop.toImage(p(e.inner).x, p(e.inner).y, size: side)
-                eyes.append(try EyeReading.read(corners: a, b, mirror: mirror, in: image, session: iris))
+            let corners = [rightEye, leftEye].map { e in
+                (crop.toImage(p(e.outer).x, p(e.outer).y, size: side), crop.toImage(p(e.inner).x, p(e.inner).y, size: side))
+            }
+            let widths = corners.map { hypot($0.1.0 - $0.0.0, $0.1.1 - $0.0.1) }
+            // A turned face is judged by its nearer (wider) eye only, and an eye too narrow to read is not read.
+            let turned = abs(yaw) > eyeRule.oneEyeYaw
+            for (k, mirror) in [(0, false), (1, true)] {
+                let far = turned && widths[k] < widths[1 - k]
+                eyes.append(far || widths[k] < eyeRule.minWidth ? nil
+                            : try EyeReading.read(corners: corners[k].0, corners[k].1, mirror: mirror, in: image, session: iris))
             }
         }
         return Reading(presence: 1 / (1 + exp(-Double(logit))),
