@@ -70,10 +70,16 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Parallel tasks (default: cores).") var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
         @Option(help: "Comma-separated sizes for the scaling table (files repeat; cache bypassed), e.g. 100,1000,10000.") var scale: String = ""
         @Option(help: "Alternating reference/cold runs; medians are reported.") var repeats: Int = 3
+        @Option(help: "Pipeline definition (YAML) to time, e.g. one that names faces; default: built-in.") var pipeline: String?
+        @Option(name: .customLong("set"), help: "Override one parameter, e.g. --set faces.sideways=0 (repeatable).") var overrides: [String] = []
         @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var logs: LogOptions
         func run() async throws {
+            logs.bootstrap()
             let sizes = scale.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            let r = try await SpeedBench.run(folder: folder, jobs: jobs, scaling: sizes, repeats: repeats)
+            var definition = try pipeline.map(PipelineDefinition.load(path:)) ?? .defaults()
+            for o in overrides { try definition.apply(override: o) }
+            let r = try await SpeedBench.run(folder: folder, jobs: jobs, scaling: sizes, repeats: repeats, pipeline: definition)
             if json {
                 let enc = JSONEncoder(); enc.outputFormatting = [.prettyPrinted, .sortedKeys]
                 print(String(decoding: try enc.encode(r), as: UTF8.self))
