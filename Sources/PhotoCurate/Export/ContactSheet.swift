@@ -23,7 +23,12 @@ public struct ContactSheet {
         var sheet = try VImage.black(width: cols * cellW + pad, height: rows * cellH + pad, bands: 3).linear(a: [0, 0, 0], b: [40, 40, 40]).castUChar()
         for (k, pick) in picks.enumerated() {
             let x = pad + (k % cols) * cellW, y = pad + (k / cols) * cellH
-            let thumb = try VImage.thumbnail(pick.path, width: thumbnail).srgb8()
+            var thumb = try VImage.thumbnail(pick.path, width: thumbnail).srgb8()
+            // A photo stored on its side is shown upright, then fitted to the cell again.
+            if let turn = pick.suggestedRotation {
+                thumb = try thumb.rotated(quarterTurns: turn / 90)
+                if thumb.height > thumbnail { let s = Double(thumbnail) / Double(thumb.height); thumb = try thumb.resize(h: s, v: s) }
+            }
             sheet = try sheet.inserting(thumb, x: x + (thumbnail - thumb.width) / 2, y: y + (thumbnail - thumb.height) / 2)
             let reason = pick.reasons.first ?? ""
             let text = "#\(pick.rank) \((pick.path as NSString).lastPathComponent)\n\(reason)"

@@ -28,7 +28,15 @@ public struct Exporter {
             let name = String(format: "%0\(width)d-", p.rank) + (p.path as NSString).lastPathComponent
             let dest = tmp + "/" + name
             switch mode {
-            case .copy: try fm.copyItem(atPath: p.path, toPath: dest)
+            case .copy:
+                // A JPEG stored on its side is copied upright (re-encoded at quality 95, metadata kept);
+                // the original is left as it is.
+                if let turn = p.suggestedRotation, ["jpg", "jpeg"].contains((p.path as NSString).pathExtension.lowercased()) {
+                    let img = try VImage.open(p.path, sequential: false).autorotated().rotated(quarterTurns: turn / 90)
+                    try AtomicFile.write(Data(try img.jpeg(quality: 95, strip: false)), to: dest)
+                } else {
+                    try fm.copyItem(atPath: p.path, toPath: dest)
+                }
             case .link: try fm.createSymbolicLink(atPath: dest, withDestinationPath: p.path)
             }
         }

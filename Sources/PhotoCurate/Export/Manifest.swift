@@ -49,6 +49,8 @@ public struct Manifest: Codable, Sendable {
         public var path: String
         public var score: Double
         public var reasons: [String]
+        /// Degrees clockwise that show it upright; contact sheets and copies are turned.
+        public var suggestedRotation: Int? = nil
     }
     public struct Photo: Codable, Sendable {
         public var path: String
@@ -66,6 +68,9 @@ public struct Manifest: Codable, Sendable {
         public var error: ErrorInfo?
         /// Results of optional analyzers (faces, …), by analyzer id; absent when none ran.
         public var analyses: [String: JSONValue]? = nil
+        /// Degrees clockwise (90, 180, 270) that show the photo upright when it is stored on
+        /// its side without an EXIF orientation (found by face analysis); absent otherwise.
+        public var suggestedRotation: Int? = nil
     }
     public struct Cluster: Codable, Sendable {
         public var id: Int
@@ -118,7 +123,10 @@ public struct Manifest: Codable, Sendable {
             : (sel.picks.count < top && r.usable.count >= top ? "\(sel.picks.count) distinct photos found; the rest would repeat a pick" : nil)
         summary = Summary(root: r.root, files: r.records.count, usable: r.usable.count, errors: r.problems.count,
                           moments: r.clustering.moments.count, clusters: r.clustering.clusters.count, picks: sel.picks.count, top: top, note: note)
-        picks = sel.picks.enumerated().map { k, i in Pick(rank: k + 1, path: usablePaths[i], score: sel.scores[i].overall, reasons: sel.reasons[i]) }
+        picks = sel.picks.enumerated().map { k, i in
+            Pick(rank: k + 1, path: usablePaths[i], score: sel.scores[i].overall, reasons: sel.reasons[i],
+                 suggestedRotation: r.records[r.usable[i]].suggestedRotation)
+        }
         photos = r.records.enumerated().map { idx, rec in
             let u = usableIndex[idx]
             return Photo(path: rec.file.path,
@@ -127,7 +135,8 @@ public struct Manifest: Codable, Sendable {
                          score: u.map { sel.scores[$0] }, moment: u.map { r.clustering.momentOf[$0] }, cluster: u.map { r.clustering.clusterOf[$0] },
                          selected: u.map { rankOf[$0] != nil } ?? false, rank: u.flatMap { rankOf[$0] },
                          reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error,
-                         analyses: rec.results.isEmpty ? nil : rec.results.compactMapValues { try? JSONDecoder().decode(JSONValue.self, from: $0) })
+                         analyses: rec.results.isEmpty ? nil : rec.results.compactMapValues { try? JSONDecoder().decode(JSONValue.self, from: $0) },
+                         suggestedRotation: rec.suggestedRotation)
         }
         clusters = zip(r.clustering.clusters, sel.bestOfGroup).map { c, best in
             Cluster(id: c.id, moment: c.moment, photos: c.photos.map { usablePaths[$0] }, representative: usablePaths[c.representative],

@@ -18,6 +18,7 @@ public struct XMPSidecarWriter {
 
     static let nsX = "adobe:ns:meta/", nsRDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     static let nsXMP = "http://ns.adobe.com/xap/1.0/", nsDC = "http://purl.org/dc/elements/1.1/"
+    static let nsTIFF = "http://ns.adobe.com/tiff/1.0/"
 
     public func sidecarPath(for photo: String) -> String {
         adobeNames ? (photo as NSString).deletingPathExtension + ".xmp" : photo + ".xmp"
@@ -27,14 +28,23 @@ public struct XMPSidecarWriter {
         public var rating: Int
         public var label: String?
         public var keywords: [String]
-        public init(rating: Int, label: String?, keywords: [String]) {
+        /// EXIF/TIFF orientation (6: turn 90° clockwise, 3: 180°, 8: 270°) for a photo stored on its side.
+        public var orientation: Int?
+        public init(rating: Int, label: String?, keywords: [String], orientation: Int? = nil) {
             self.rating = rating
             self.label = label
             self.keywords = keywords
+            self.orientation = orientation
         }
     }
 
     public static func tags(for p: Manifest.Photo, picks: Int) -> Tags? {
+        guard var t = ratingTags(for: p, picks: picks) else { return nil }
+        t.orientation = p.suggestedRotation.flatMap { [90: 6, 180: 3, 270: 8][$0] }
+        return t
+    }
+
+    static func ratingTags(for p: Manifest.Photo, picks: Int) -> Tags? {
         guard let score = p.score else { return nil }
         var keywords = ["photocurate"]
         if let c = p.cluster { keywords.append("photocurate/group/\(c)") }
@@ -81,6 +91,12 @@ public struct XMPSidecarWriter {
         ensureNamespace("xmp", Self.nsXMP)
         ensureNamespace("dc", Self.nsDC)
         ensureNamespace("rdf", Self.nsRDF)
+        if let o = tags.orientation {
+            ensureNamespace("tiff", Self.nsTIFF)
+            desc.removeAttribute(forName: "tiff:Orientation")
+            for child in desc.elements(forName: "tiff:Orientation") { child.detach() }
+            desc.addAttribute(XMLNode.attribute(withName: "tiff:Orientation", stringValue: String(o)) as! XMLNode)
+        }
         // Replace our fields, whether stored as attributes or as elements.
         for name in ["xmp:Rating", "xmp:Label"] {
             desc.removeAttribute(forName: name)

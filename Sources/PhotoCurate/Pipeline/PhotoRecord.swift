@@ -25,10 +25,15 @@ public struct PhotoRecord: Codable, Sendable {
 
     /// The faces, when a face analyzer ran and could run its models (`FaceResult` under
     /// the id "faces"); `nil` otherwise, which selection treats as "not analysed".
-    public var faces: [Face]? {
+    public var faces: [Face]? { faceResult?.faces }
+
+    /// Degrees clockwise that show the photo upright, when face analysis found it stored on its side.
+    public var suggestedRotation: Int? { faceResult?.suggestedRotation }
+
+    var faceResult: FaceResult? {
         guard let data = results["faces"], let r = try? JSONDecoder().decode(FaceResult.self, from: data),
               !(r.note ?? "").hasPrefix("not analysed") else { return nil }
-        return r.faces
+        return r
     }
 
     public var usable: Bool { error == nil && facts != nil && quality != nil && featurePrint != nil && spectrum != nil }

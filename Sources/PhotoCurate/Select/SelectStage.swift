@@ -17,10 +17,12 @@ public struct SelectInput: Sendable {
     public var timeTrusted: Bool
     /// The faces found, upright; `nil` when faces were not analysed (not the same as none found).
     public var faces: [Face]?
+    /// Degrees clockwise that show it upright (stored on its side without saying so), or nil.
+    public var suggestedRotation: Int?
     public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint,
                 spectrum: PowerSpectrum? = nil, detail: NativeDetail? = nil, damaged: String? = nil, timeTrusted: Bool = true,
-                faces: [Face]? = nil) {
-        self.detail = detail; self.faces = faces
+                faces: [Face]? = nil, suggestedRotation: Int? = nil) {
+        self.detail = detail; self.faces = faces; self.suggestedRotation = suggestedRotation
         self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
         self.spectrum = spectrum; self.damaged = damaged; self.timeTrusted = timeTrusted
     }
@@ -184,6 +186,10 @@ public struct SelectStage: BarrierStage {
             if let fq = faceQuality[i], fq.faceCount > 0 { why.append(Self.peopleReason(fq, groupFaces[i], burst: c.photos.count > 1)) }
             why.append(String(format: "rank %d, score %.2f (technical %.2f, context %.2f)", rank + 1, scores[i].overall, scores[i].technical, scores[i].context))
             reasons[i] = why + reasons[i]
+        }
+        for (i, p) in photos.enumerated() {
+            guard let turn = p.suggestedRotation else { continue }
+            reasons[i].append("stored on its side: shown turned \(turn)° clockwise (its faces stand up only that way); the file is left as it is")
         }
         // Candidates left out say why: a pick they look like, or a full list.
         let threshold = Float(parameters["similarity"])
