@@ -20,6 +20,9 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Option(name: .customLong("faces-out"), help: "Write each face as a JPEG crop, with its box and landmarks drawn, into this folder.")
+    var facesOut: String?
+
     @OptionGroup var logs: LogOptions
 
     func run() throws {
@@ -59,10 +62,24 @@ struct InspectCommand: ParsableCommand {
         if let note = faces.note {
             print("faces        \(note)")
         } else {
-            print("faces        \(faces.faces.count) found (boxes in upright analysis px, \(image!.width)×\(image!.height))")
+            let turned = faces.suggestedRotation != nil && faces.suggestedRotation! % 180 != 0
+            let (w, h) = turned ? (Double(image!.height), Double(image!.width)) : (Double(image!.width), Double(image!.height))
+            if let turn = faces.suggestedRotation {
+                print("orientation  stored on its side: turn \(turn)° clockwise to show it upright (faces stand up only that way)")
+            }
+            print("faces        \(faces.faces.count) found (boxes in upright analysis px, \(Int(w))×\(Int(h)))")
             for f in faces.faces {
-                let w = Double(image!.width), h = Double(image!.height)
-                print(String(format: "  face       x %.0f y %.0f, %.0f×%.0f px (%.1f %% of the width), confidence %.2f", f.box[0] * w, f.box[1] * h, f.box[2] * w, f.box[3] * h, 100 * f.box[2], f.confidence))
+                print(String(format: "  face       x %.0f y %.0f, %.0f×%.0f px (size %.2f of the frame), confidence %.2f", f.box[0] * w, f.box[1] * h, f.box[2] * w, f.box[3] * h, f.size ?? 0, f.confidence))
+                let eyes = f.eyes.map { "\($0.rawValue)\(f.eyesConfidence.map { String(format: " (%.2f)", $0) } ?? "")" } ?? "—"
+                let iris = f.mesh?.eyeIris.map { " lid/iris " + $0.map { $0 < 0 ? "—" : String(format: "%.2f", $0) }.joined(separator: "/") } ?? ""
+                print("             eyes \(eyes)\(iris), smile \(f.smile?.rawValue ?? "—"), yaw \(opt(f.yaw))°, roll \(opt(f.roll))°, sharpness \(opt(f.sharpness))")
+            }
+            if let dir = facesOut {
+                let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                do {
+                    let files = try FaceCrops.write(faces, image: image!, name: name, to: dir)
+                    print("face crops   \(files.count) written to \(dir)")
+                } catch { throw fail("--faces-out \(dir): \(error)") }
             }
         }
         guard !others.isEmpty else { return }
