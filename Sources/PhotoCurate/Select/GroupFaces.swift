@@ -17,6 +17,9 @@ enum GroupFaces {
         var faces: Int
         /// Main faces with closed eyes.
         var closed: Int
+        /// Closed-eyed faces beyond the fewest any frame of the burst has: a person whose eyes
+        /// are closed in every frame (asleep, or laughing in all of them) tells no frame apart.
+        var extraClosed: Int = 0
         /// Main faces turned away (|yaw| over the limit) where a sibling shows that face turned less.
         var turned: Int
         /// The lowest ratio, over its main faces, of face sharpness to the same face's best in the burst (1 = sharpest).
@@ -43,6 +46,8 @@ enum GroupFaces {
             v.faceBlur = (v.faceBlur * 1e4).rounded() / 1e4
             out[i] = v
         }
+        let fewest = out.values.map(\.closed).min() ?? 0
+        for k in out.keys { out[k]!.extraClosed = out[k]!.closed - fewest }
         return out
     }
 

@@ -81,7 +81,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
         ParameterSpec("mainFaceSize", 0.05, in: 0...1, "faces at least this size (sqrt of box area over frame area) make a photo a portrait or group; smaller ones are background"),
-        ParameterSpec("closedEyes", 0.4, in: 0...1, "within a burst, a frame where someone's eyes are closed counts this × (twice for two or more faces)"),
+        ParameterSpec("closedEyes", 0.2, in: 0...1, "within a burst, a frame where someone's eyes are closed (who has them open in another frame) counts this × (twice for two or more faces): a blink is worse than a slightly softer frame"),
         ParameterSpec("turnedAway", 45, in: 10...90, "within a burst, a main face turned more than this (degrees of yaw) where a sibling shows it turned less counts 0.6×"),
         ParameterSpec("faceBlurRef", 0.25, in: 0.05...1, "within a burst, a face with this much less detail than the same face at its sharpest halves the frame's standing"),
     ]
@@ -114,9 +114,12 @@ public struct SelectStage: BarrierStage {
         let faceBlurRef = parameters["faceBlurRef"]
         let standing = photos.indices.map { i -> Double in
             guard let v = groupFaces[i] else { return tech[i] }
-            let closed = pow(parameters["closedEyes"], Double(min(2, v.closed)))
+            let closed = pow(parameters["closedEyes"], Double(min(2, v.extraClosed)))
             let turned = pow(0.6, Double(min(2, v.turned)))
-            let soft = 1 / (1 + pow((1 - v.faceBlur) / faceBlurRef, 2))
+            // A face softer than in a sibling counts when the frame as a whole is not: a frame
+            // blurred all over has paid for it in its technical score already.
+            let frameSoft = (groupBlur[i]?.sigma ?? 0) >= 0.5 * blurRef
+            let soft = frameSoft ? 1 : 1 / (1 + pow((1 - v.faceBlur) / faceBlurRef, 2))
             return r6(tech[i] * closed * turned * soft)
         }
         func better(_ a: Int, _ b: Int) -> Bool { standing[a] != standing[b] ? standing[a] > standing[b] : photos[a].path < photos[b].path }
@@ -282,7 +285,7 @@ public struct SelectStage: BarrierStage {
                 by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
         // People first: that is what a person culling a burst of people looks at.
-        if let faces, faces.closed > 0 {
+        if let faces, faces.extraClosed > 0 {
             return "beaten by \(name) in its burst (eyes closed: \(faces.closed) of \(faces.faces) \(faces.faces == 1 ? "face" : "faces"))"
         }
         if let faces, faces.turned > 0 {
