@@ -16,8 +16,8 @@ public enum FacesFeature {
 
     public static func register(sessions: ModelSessions) {
         lock.lock(); self.sessions = sessions; lock.unlock()
-        AnalyzerRegistry.register(AnalyzerPlugin(FaceAnalyzer.self, optional: true,
-                                                 summary: "faces: boxes, landmarks and confidence (CenterFace; needs photocurate models install)"))
+        AnalyzerRegistry.register(AnalyzerPlugin(FaceAnalyzer.self, optional: true, onByDefault: true,
+                                                 summary: "faces: boxes, eyes, smile, pose, face sharpness, sideways photos (CenterFace, MediaPipe face mesh and iris; needs photocurate models install)"))
     }
 
     /// A missing model is said once per process, not once per photo.

@@ -42,7 +42,9 @@ final class FaceAnalyzerTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         FacesFeature.register(sessions: ModelSessions(store: ModelStore(root: dir), threads: 1))
         XCTAssertNotNil(AnalyzerRegistry.plugin("faces"))
-        XCTAssertFalse(PipelineDefinition.defaults().analyzers.contains("faces"), "optional: off unless the pipeline names it")
+        XCTAssertTrue(PipelineDefinition.defaults().analyzers.contains("faces"), "the built-in pipeline names it")
+        XCTAssertFalse(try PipelineDefinition.parse("name: x\nstages:\n  select: {top: 5}\n", source: "x.yml").analyzers.contains("faces"),
+                       "a pipeline file runs it only where it names it")
         var p = PipelineDefinition.defaults()
         try p.set("faces", "threshold", 0.6)
         XCTAssertTrue(p.analyzers.contains("faces"))
@@ -84,6 +86,22 @@ final class FaceAnalyzerTests: XCTestCase {
         XCTAssertEqual(red(cw), [3, 0, 4, 1, 5, 2])
         XCTAssertEqual(red(FaceAnalyzer.rotated(img, clockwise: 180)), [5, 4, 3, 2, 1, 0])
         XCTAssertEqual(red(FaceAnalyzer.rotated(img, clockwise: 270)), [2, 5, 1, 4, 0, 3])
+    }
+
+    /// The shipped pipelines name faces, which only a program with the faces layer knows.
+    func testShippedPipelinesParse() throws {
+        FacesFeature.register(sessions: ModelSessions(store: ModelStore(root: NSTemporaryDirectory() + "pc-none-\(getpid())"), threads: 1))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for name in ["trip.yml", "nightly.yml"] {
+            let def = try PipelineDefinition.load(path: root.appendingPathComponent("pipelines/\(name)").path)
+            XCTAssertFalse(def.name.isEmpty)
+        }
+        let trip = try PipelineDefinition.load(path: root.appendingPathComponent("pipelines/trip.yml").path)
+        XCTAssertEqual(trip.parameters("cluster")["similarity"], 0.75)
+        XCTAssertEqual(trip.parameters("cluster")["timeWindow"], 600)
+        XCTAssertEqual(trip.parameters("select").int("top"), 20)
+        XCTAssertTrue(trip.analyzers.contains("faces"))
+        XCTAssertEqual(trip.parameters("faces")["eyesClosedBelow"], 0.45)
     }
 
     static func keyWithoutFingerprint(_ a: FaceAnalyzer) -> String {

@@ -20,6 +20,8 @@ public struct AnalyzerPlugin: Sendable {
     public let parameterSpecs: [ParameterSpec]
     /// Optional analyzers run only when the pipeline file names them.
     public let optional: Bool
+    /// An optional analyzer that the built-in pipeline (no --pipeline) names.
+    public let onByDefault: Bool
     let build: @Sendable (Parameters, String) -> Instance
 
     /// A configured analyzer: its cache key, and the two things the stage does with it.
@@ -30,13 +32,14 @@ public struct AnalyzerPlugin: Sendable {
         let store: @Sendable (Data, inout PhotoRecord) throws -> Void
     }
 
-    public init<A: Analyzer>(_ type: A.Type, optional: Bool = false, summary: String,
+    public init<A: Analyzer>(_ type: A.Type, optional: Bool = false, onByDefault: Bool = false, summary: String,
                              field: (@Sendable (inout PhotoRecord, A.Output) -> Void)? = nil) {
         id = A.id
         version = A.version
         self.summary = summary
         parameterSpecs = A.parameterSpecs
         self.optional = optional
+        self.onByDefault = onByDefault
         build = { parameters, upstream in
             let analyzer = A(parameters: parameters)
             return Instance(

@@ -24,10 +24,14 @@ public struct PipelineDefinition: Sendable {
         AnalyzerRegistry.all.filter { !$0.optional || named.contains($0.id) }.map(\.id)
     }
 
-    /// All stages at their defaults.
+    /// All stages at their defaults: the built-in pipeline, the same as pipelines/trip.yml.
+    /// It names the optional analyzers registered as on by default (faces), so they run
+    /// without a pipeline file; a pipeline file runs them only where it names them.
     public static func defaults() -> PipelineDefinition {
-        PipelineDefinition(name: "default", source: "(built-in defaults)",
-                           stages: Dictionary(uniqueKeysWithValues: StageCatalog.entries.map { ($0.id, try! Parameters($0.parameters)) }))
+        var p = PipelineDefinition(name: "default", source: "(built-in defaults)",
+                                   stages: Dictionary(uniqueKeysWithValues: StageCatalog.entries.map { ($0.id, try! Parameters($0.parameters)) }))
+        p.named = Set(AnalyzerRegistry.all.filter { $0.optional && $0.onByDefault }.map(\.id))
+        return p
     }
 
     public func parameters(_ stage: String) -> Parameters { stages[stage]! }
@@ -47,6 +51,8 @@ public struct PipelineDefinition: Sendable {
     public static func parse(_ text: String, source: String) throws -> PipelineDefinition {
         var def = defaults()
         def.source = source
+        // A file runs the optional analyzers it names, and no others.
+        def.named = []
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
             throw PipelineError(file: source, line: nil, message: "not valid YAML: \(error)")

@@ -24,7 +24,7 @@ public enum StageCatalog {
     public static var entries: [Entry] { [
         Entry(id: "import", version: PhotoImporter.version, summary: "scan, EXIF (libexif), decode (libvips shrink-on-load)", parameters: importParameters),
     ] + AnalyzerRegistry.all.map {
-        Entry(id: $0.id, version: $0.version, summary: $0.summary + ($0.optional ? " (runs when the pipeline names it)" : ""), parameters: $0.parameterSpecs)
+        Entry(id: $0.id, version: $0.version, summary: $0.summary + ($0.optional ? ($0.onByDefault ? " (built-in pipeline and those that name it)" : " (runs when the pipeline names it)") : ""), parameters: $0.parameterSpecs)
     } + [
         Entry(id: ClusterStage.id, version: ClusterStage.version, summary: "moments and visual groups", parameters: ClusterStage.parameterSpecs),
         Entry(id: SelectStage.id, version: SelectStage.version, summary: "scores, best per group, diverse top N", parameters: SelectStage.parameterSpecs),
