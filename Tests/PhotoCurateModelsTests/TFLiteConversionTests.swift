@@ -137,6 +137,21 @@ final class TFLiteConversionTests: XCTestCase {
         } } }
     }
 
+    /// The catalog's MediaPipe models, when installed: converted at install, they run and give their outputs.
+    func testFaceMeshAndIrisAsInstalledRun() throws {
+        let store = ModelStore()
+        guard let lib = store.installedPath("onnxruntime"), let mesh = store.installedPath("face-landmarks"),
+              let iris = store.installedPath("iris-landmarks") else {
+            throw XCTSkip("onnxruntime, face-landmarks and iris-landmarks are not installed (scripts/setup --models; CI installs them)")
+        }
+        let rt = try OnnxRuntime(libraryPath: lib)
+        let m = try rt.session(model: mesh, threads: 1).run([Tensor(shape: [1, 3, 192, 192], data: [Float](repeating: 0.5, count: 3 * 192 * 192))])
+        XCTAssertEqual(m.map { $0.data.count }, [1404, 1], "468 points × 3 and a face-presence logit")
+        XCTAssertLessThan(m[1].data[0], 0, "a grey square is not a face")
+        let i = try rt.session(model: iris, threads: 1).run([Tensor(shape: [1, 3, 64, 64], data: [Float](repeating: 0.5, count: 3 * 64 * 64))])
+        XCTAssertEqual(i.map { $0.data.count }, [213, 15], "71 eye-contour points and 5 iris points, × 3")
+    }
+
     func testSamePaddingIsTensorFlows() {
         XCTAssertEqual(TFLiteToOnnx.samePads(192, 192, 3, 3, 2, 2, 1, 1), [0, 0, 1, 1], "stride 2: the extra row and column go after")
         XCTAssertEqual(TFLiteToOnnx.samePads(5, 5, 3, 3, 1, 1, 1, 1), [1, 1, 1, 1])
