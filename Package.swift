@@ -51,7 +51,7 @@ let package = Package(
         // Model catalog, install and checks: its own layer; the engine builds without it.
         .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", .product(name: "Logging", package: "swift-log")]),
         // Faces: an optional analyzer that runs models; registers itself into the engine.
-        .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", "CDlibShim", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", "CDlibShim", "CBLAS", .product(name: "Logging", package: "swift-log")]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(

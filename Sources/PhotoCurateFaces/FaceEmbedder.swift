@@ -1,3 +1,4 @@
+import CBLAS
 import CDlibShim
 import Foundation
 import PhotoCurate
@@ -35,6 +36,8 @@ final class FaceEmbedder: @unchecked Sendable {
     static func shared(store: ModelStore) throws -> FaceEmbedder {
         lock.lock(); defer { lock.unlock() }
         if let loaded { return try loaded.get() }
+        // dlib's convolutions go through OpenBLAS: one thread, as everywhere in the engine (parallelism is ours).
+        openblas_set_num_threads(1)
         let r = Result { () throws -> FaceEmbedder in
             var paths: [String] = []
             for id in models {

@@ -81,3 +81,49 @@ final class FaceSelectionTests: XCTestCase {
         XCTAssertEqual(s.scores[0].type, .landscape)
     }
 }
+
+/// People across a trip from face descriptors.
+final class PeopleTests: XCTestCase {
+    /// A descriptor near `centre` (a unit axis scaled to 0.6 apart from other centres), nudged by `jitter`.
+    func descriptor(_ centre: Int, _ jitter: Int) -> [Double] {
+        var v = [Double](repeating: 0, count: 128)
+        v[centre] = 0.6 / 2.squareRoot() * 1.2
+        v[100 + jitter % 20] += 0.05 * Double(1 + jitter % 3)
+        return v
+    }
+
+    func photo(_ path: String, _ people: [(Int, Int)]) -> SelectInput {
+        let t = TechnicalQualityScore(sharpness: 0.8, exposure: 1, noise: 1, composition: 0.5, overall: 0.8,
+                                      measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                          noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                          whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1))
+        let faces = people.enumerated().map { k, p -> Face in
+            var f = Face(box: [0.1 + 0.3 * Double(k), 0.3, 0.15, 0.2], confidence: 0.9, landmarks: [])
+            f.size = 0.17; f.eyes = .open; f.embedding = descriptor(p.0, p.1)
+            return f
+        }
+        return SelectInput(path: path, technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]), faces: faces)
+    }
+
+    func testFacesBecomePeopleWithoutBeingToldHowMany() {
+        // Anna (0) in 4 photos, Ben (1) in 3, Cleo (2) once: a passer-by gets no album.
+        let photos = [photo("1", [(0, 1), (1, 2)]), photo("2", [(0, 3)]), photo("3", [(1, 4), (0, 5)]),
+                      photo("4", [(2, 6)]), photo("5", [(0, 7), (1, 8)]), photo("6", [])]
+        let people = People.group(photos, distance: 0.5, minPhotos: 2)
+        XCTAssertEqual(people.map(\.id), ["person-1", "person-2"])
+        XCTAssertEqual(people[0].photos, [0, 1, 2, 4], "Anna, most photographed, is person-1")
+        XCTAssertEqual(people[1].photos, [0, 2, 4])
+        XCTAssertEqual(People.group(photos, distance: 0.5, minPhotos: 2), people, "the same faces give the same people")
+        XCTAssertEqual(People.group(photos, distance: 0.5, minPhotos: 1).count, 3)
+        XCTAssertTrue(People.group(photos.map { var p = $0; p.faces = p.faces?.map { var f = $0; f.embedding = nil; return f }; return p },
+                                   distance: 0.5, minPhotos: 2).isEmpty, "no descriptors, no people")
+    }
+
+    func testTwoFacesOfOnePhotoAreNeverOnePerson() {
+        // Twins: descriptors alike, but side by side in the same photos.
+        let photos = [photo("1", [(0, 1), (0, 2)]), photo("2", [(0, 3), (0, 4)])]
+        for p in People.group(photos, distance: 0.5, minPhotos: 1) {
+            XCTAssertEqual(Set(p.photos).count, p.photos.count, "one face per photo in a person")
+        }
+    }
+}

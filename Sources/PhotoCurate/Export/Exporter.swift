@@ -17,30 +17,48 @@ public struct Exporter {
         if !m.people.isEmpty { try exportPeople(m, thumbnail: thumbnail) }
     }
 
-    /// people/person-N.jpg (their best face) and people/person-N-sheet.jpg (their photos, best first).
+    /// people/person-N.jpg (their best face) and people/person-N-sheet.jpg (their best 12 photos).
+    /// Both from shrink-on-load thumbnails: a full decode per person would cost more than the run.
     func exportPeople(_ m: Manifest, thumbnail: Int) throws {
         let dir = outDir + "/people"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let byPath = Dictionary(m.photos.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        for p in m.people {
-            var img = try VImage.open(p.representative, sequential: false).autorotated()
-            if let turn = p.rotation { img = try img.rotated(quarterTurns: turn / 90) }
-            let W = Double(img.width), H = Double(img.height)
-            let side = 1.5 * max(p.box[2] * W, p.box[3] * H)
-            let cx = (p.box[0] + p.box[2] / 2) * W, cy = (p.box[1] + p.box[3] / 2) * H
-            let x0 = max(0, Int(cx - side / 2)), y0 = max(0, Int(cy - side / 2))
-            let w = min(img.width - x0, Int(side)), h = min(img.height - y0, Int(side))
-            guard w > 1, h > 1 else { continue }
+        // People are independent: two at a time (each task its own images, as libvips wants).
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: m.people.count) { k in
+            do { try exportPerson(m.people[k], m, byPath: byPath, thumbnail: thumbnail) } catch { failures.add("\(m.people[k].id): \(error)") }
+        }
+        if let first = failures.first { throw PhotoError.io(path: dir, reason: first) }
+    }
+
+    private final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
+        var first: String? { lock.lock(); defer { lock.unlock() }; return list.sorted().first }
+    }
+
+    private func exportPerson(_ p: Manifest.PersonEntry, _ m: Manifest, byPath: [String: Manifest.Photo], thumbnail: Int) throws {
+        // Large enough that the face crop is about 200 px (EXIF orientation applied by the thumbnail).
+        let faceSide = max(p.box[2], p.box[3]) * 1.5
+        var img = try VImage.thumbnail(p.representative, width: min(8192, max(64, Int(200 / max(0.02, faceSide)))))
+        if let turn = p.rotation { img = try img.rotated(quarterTurns: turn / 90) }
+        let W = Double(img.width), H = Double(img.height)
+        let side = 1.5 * max(p.box[2] * W, p.box[3] * H)
+        let cx = (p.box[0] + p.box[2] / 2) * W, cy = (p.box[1] + p.box[3] / 2) * H
+        let x0 = max(0, Int(cx - side / 2)), y0 = max(0, Int(cy - side / 2))
+        let w = min(img.width - x0, Int(side)), h = min(img.height - y0, Int(side))
+        if w > 1, h > 1 {
             var crop = try img.crop(x: x0, y: y0, width: w, height: h).srgb8()
             let s = min(1, 200 / Double(max(w, h)))
             if s < 1 { crop = try crop.resize(h: s, v: s) }
             try AtomicFile.write(Data(try crop.jpeg(quality: 90)), to: outDir + "/" + p.crop)
-            let picks = (m.recommendations.byPerson[p.id] ?? p.photos).enumerated().map { k, path in
-                Manifest.Pick(rank: k + 1, path: path, score: byPath[path]?.score?.overall ?? 0, reasons: [p.id],
-                              suggestedRotation: byPath[path]?.suggestedRotation)
-            }
-            try ContactSheet(thumbnail: min(thumbnail, 240)).write(picks: picks, to: outDir + "/" + p.contactSheet)
         }
+        let picks = (m.recommendations.byPerson[p.id] ?? p.photos).prefix(12).enumerated().map { k, path in
+            Manifest.Pick(rank: k + 1, path: path, score: byPath[path]?.score?.overall ?? 0, reasons: [p.id],
+                          suggestedRotation: byPath[path]?.suggestedRotation)
+        }
+        try ContactSheet(thumbnail: min(thumbnail, 240)).write(picks: picks, to: outDir + "/" + p.contactSheet)
     }
 
     /// Stable names: "01-IMG_0042.jpg" by rank; an earlier export is replaced whole.
