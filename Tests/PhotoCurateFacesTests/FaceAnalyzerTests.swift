@@ -49,7 +49,7 @@ final class FaceAnalyzerTests: XCTestCase {
         try p.set("faces", "threshold", 0.6)
         XCTAssertTrue(p.analyzers.contains("faces"))
         let analyzer = FaceAnalyzer()
-        XCTAssertEqual(analyzer.fingerprint, "centerface:none|face-landmarks:none|iris-landmarks:none")
+        XCTAssertEqual(analyzer.fingerprint, "centerface:none|face-landmarks:none|iris-landmarks:none|face-shape5:none|face-embed:none")
         let r = analyzer.analyze(AnalysisImage(width: 64, height: 48, rgb: [UInt8](repeating: 128, count: 64 * 48 * 3)))
         XCTAssertEqual(r.faces, [])
         XCTAssertTrue(r.note?.contains("photocurate models install centerface") == true, r.note ?? "")
