@@ -44,7 +44,7 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("sideways", 1, in: 0...1, integer: true, "where no face is found upright, look for faces turned 90°, 180° and 270° (a photo stored on its side) and suggest a rotation"),
         ParameterSpec("sidewaysSize", 200, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
         ParameterSpec("sidewaysThreshold", 0.3, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
-        ParameterSpec("people", 1, in: 0...1, integer: true, "describe each face for grouping faces into people across the trip (dlib's face descriptor; needs face-shape5 and face-embed)"),
+        ParameterSpec("people", 0, in: 0...1, integer: true, "describe each face for grouping faces into people across the trip (dlib's face descriptor, about 13 ms a face; needs face-shape5 and face-embed). Off for a quick trip cull, on in pipelines/nightly.yml"),
         ParameterSpec("peopleMinSize", 40, in: 16...400, "smallest face (px, shorter box side) that is described for people"),
         ParameterSpec("peopleMaxYaw", 40, in: 0...90, "faces turned more than this (degrees) are not described: a profile's descriptor is close to anyone's profile"),
         ParameterSpec("turnedAway", 85, in: 10...90, "|yaw| in degrees over which eyes and smile are unknown"),
