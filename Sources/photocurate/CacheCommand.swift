@@ -37,9 +37,16 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var location: Location
         @Flag(help: "Keep results of other versions and parameters; only forget deleted files.")
         var keepOtherVersions = false
+        @Option(help: "Keep the results this pipeline file reads (e.g. pipelines/nightly.yml), besides the built-in pipeline's.")
+        var pipeline: [String] = []
         func run() throws {
-            let keys = keepOtherVersions ? nil : Set(CurationRunner.resultKeys(for: .defaults()))
-            let (files, results) = try location.open().prune(current: keys)
+            var keys = Set(CurationRunner.resultKeys(for: .defaults()))
+            for file in pipeline {
+                do { keys.formUnion(CurationRunner.resultKeys(for: try PipelineDefinition.load(path: file))) } catch {
+                    throw ValidationError("\(error)")
+                }
+            }
+            let (files, results) = try location.open().prune(current: keepOtherVersions ? nil : keys)
             print("pruned \(files) missing files and \(results) results")
         }
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import PhotoCurate
 import XCTest
 
@@ -23,6 +26,56 @@ final class ExportTests: XCTestCase {
         XCTAssertTrue(fresh.contains("xmp:Rating=\"-1\""))
         XCTAssertEqual(w.sidecarPath(for: "/p/a.jpg"), "/p/a.jpg.xmp")
         XCTAssertEqual(XMPSidecarWriter(adobeNames: true).sidecarPath(for: "/p/a.jpg"), "/p/a.xmp")
+    }
+
+    /// Sidecars must be well-formed XML: exiv2 (digiKam, darktable, gThumb, Shotwell) refuses an
+    /// XML declaration after the packet instruction. Merged darktable and digiKam sidecars stay whole.
+    func testSidecarsAreWellFormedAndStaySoWhenMerged() throws {
+        let w = XMPSidecarWriter()
+        func wellFormed(_ data: Data, _ label: String) throws {
+            let text = String(decoding: data, as: UTF8.self)
+            XCTAssertTrue(text.hasPrefix("<?xpacket begin="), label)
+            XCTAssertFalse(text.contains("<?xml"), "\(label): no XML declaration after the packet instruction")
+            XCTAssertEqual(text.components(separatedBy: "<?xpacket").count - 1, 2, "\(label): one packet, begin and end")
+            // A strict SAX parse: any well-formedness error fails it.
+            let parser = XMLParser(data: data)
+            XCTAssertTrue(parser.parse(), "\(label): \(parser.parserError.map { "\($0)" } ?? "")")
+        }
+        let fresh = try w.render(.init(rating: 4, label: "Green", keywords: ["photocurate"], orientation: 6), merging: nil)
+        try wellFormed(fresh, "fresh")
+        XCTAssertTrue(String(decoding: fresh, as: UTF8.self).contains("tiff:Orientation=\"6\""))
+        let darktable = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:darktable="http://darktable.sf.net/"
+            xmp:Rating="2" darktable:xmp_version="5" darktable:history_end="1">
+           <darktable:history><rdf:Seq><rdf:li darktable:operation="exposure" darktable:enabled="1"/></rdf:Seq></darktable:history>
+          </rdf:Description>
+         </rdf:RDF>
+        </x:xmpmeta>
+        """
+        let digikam = """
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:digiKam="http://www.digikam.org/ns/1.0/">
+        <digiKam:TagsList><rdf:Seq><rdf:li>Family/Anna</rdf:li></rdf:Seq></digiKam:TagsList></rdf:Description></rdf:RDF></x:xmpmeta>
+        <?xpacket end="w"?>
+        """
+        // What photocurate 0.1 wrote: a declaration after the packet instruction.
+        let old = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+            + "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><dc:subject><rdf:Bag><rdf:li>mine</rdf:li></rdf:Bag></dc:subject>"
+            + "</rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>\n"
+        XCTAssertFalse(XMLParser(data: Data(old.utf8)).parse(), "the strict parse does refuse the old form")
+        for (name, existing, kept) in [("darktable", darktable, "darktable:operation=\"exposure\""), ("digiKam", digikam, "Family/Anna"), ("photocurate 0.1", old, "mine")] {
+            let once = try w.render(.init(rating: 5, label: "Green", keywords: ["photocurate"]), merging: Data(existing.utf8))
+            try wellFormed(once, name)
+            let twice = try w.render(.init(rating: 5, label: "Green", keywords: ["photocurate"]), merging: once)
+            try wellFormed(twice, "\(name), merged twice")
+            XCTAssertTrue(String(decoding: twice, as: UTF8.self).contains(kept), "\(name): the user's fields are kept")
+            XCTAssertEqual(once, twice, "\(name): merging again changes nothing")
+        }
     }
 
     func testAtomicWriteReplacesWhole() throws {

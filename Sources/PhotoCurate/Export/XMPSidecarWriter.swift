@@ -67,9 +67,20 @@ public struct XMPSidecarWriter {
         }
     }
 
+    /// An existing sidecar as a parser takes it: an XML declaration that is not at the very
+    /// start (as photocurate 0.1 wrote them, after the packet instruction) is dropped, so the
+    /// user's own fields in it are kept, not lost to a parse error.
+    static func repaired(_ data: Data) -> Data {
+        guard var text = String(data: data, encoding: .utf8) else { return data }
+        if let r = text.range(of: #"<\?xml[^?]*\?>"#, options: .regularExpression), r.lowerBound != text.startIndex {
+            text.removeSubrange(r)
+        }
+        return Data(text.utf8)
+    }
+
     public func render(_ tags: Tags, merging existing: Data?) throws -> Data {
         let doc: XMLDocument
-        if let existing, let parsed = try? XMLDocument(data: existing, options: []), parsed.rootElement() != nil {
+        if let existing, let parsed = try? XMLDocument(data: Self.repaired(existing), options: []), parsed.rootElement() != nil {
             doc = parsed
         } else {
             doc = try XMLDocument(xmlString: """
@@ -117,10 +128,12 @@ public struct XMPSidecarWriter {
         for k in kept + tags.keywords { bag.addChild(XMLElement(name: "rdf:li", stringValue: k)) }
         subject.addChild(bag)
         desc.addChild(subject)
-        var text = doc.xmlString(options: [.nodePrettyPrint])
-        if !text.hasPrefix("<?xpacket") {
-            text = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n" + text.replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", with: "").trimmingCharacters(in: .whitespacesAndNewlines) + "\n<?xpacket end=\"w\"?>\n"
-        }
+        // The packet wrapper, then the xmpmeta element alone: an XML declaration is allowed only at the
+        // very start of a document, and exiv2 (digiKam, darktable, gThumb, Shotwell) refuses one after the
+        // `<?xpacket?>` instruction.
+        guard let root = doc.rootElement() else { throw PhotoError.badMetadata(path: "sidecar", reason: "no root element") }
+        let text = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+            + root.xmlString(options: [.nodePrettyPrint]) + "\n<?xpacket end=\"w\"?>\n"
         return Data(text.utf8)
     }
 }
