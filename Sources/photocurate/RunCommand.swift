@@ -76,6 +76,13 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitStatus.usage)
         }
+        // An output folder that cannot be written is found now, not after the whole analysis.
+        do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
+            throw fail("--out \(out) cannot be created (\(AtomicFile.reason(error))): choose a folder you can write to", code: ExitStatus.fatal)
+        }
+        if access(out, W_OK) != 0 {
+            throw fail("--out \(out) is not writable (\(String(cString: strerror(errno)))): choose a folder you can write to", code: ExitStatus.fatal)
+        }
         // Absolute, so manifest paths and --link targets work from anywhere.
         var options = CurationRunner.Options(root: URL(fileURLWithPath: folder).standardizedFileURL.path)
         options.pipeline = definition
@@ -99,16 +106,17 @@ struct RunCommand: AsyncParsableCommand {
             throw fail("interrupted: \(result.computedPhotos) photos analysed in this run are saved in the cache; run again to continue", code: ExitStatus.interrupted)
         }
 
-        let manifest = Manifest(result, startedAt: started, finishedAt: Date())
+        var manifest = Manifest(result, startedAt: started, finishedAt: Date())
         let exportParams = definition.parameters("export")
+        // Sidecars first, so one that cannot be written is in the manifest's errors; the rest go on.
+        if xmp { manifest.errors += XMPSidecarWriter(adobeNames: xmpAdobeNames).write(manifest) }
         do {
             try Exporter(outDir: out).write(manifest, csv: exportParams.int("csv") == 1,
                                             contactSheet: exportParams.int("contactSheet") == 1 && !manifest.picks.isEmpty,
                                             thumbnail: exportParams.int("thumbnailSize"),
                                             picks: copy ? .copy : link ? .link : nil)
-            if xmp { try XMPSidecarWriter(adobeNames: xmpAdobeNames).write(manifest) }
         } catch {
-            throw fail("cannot write outputs: \(error)")
+            throw fail("outputs not written to \(out): \((error as? PhotoError)?.description ?? AtomicFile.reason(error))")
         }
         print(Summary.render(manifest, outDir: out))
         appLog.info("run done", metadata: ["event": "done", "photos": .stringConvertible(manifest.photos.count),

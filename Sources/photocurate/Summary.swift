@@ -18,10 +18,11 @@ enum Summary {
         for p in m.picks {
             lines.append(String(format: "%3d. %@  %.2f  %@", p.rank, p.path, p.score, p.reasons.first ?? ""))
         }
-        if !m.errors.isEmpty {
-            lines.append("skipped:")
-            for e in m.errors.prefix(20) { lines.append("  \(e.message)") }
-            if m.errors.count > 20 { lines.append("  … and \(m.errors.count - 20) more (see manifest.json)") }
+        // Files that could not be used, then outputs that could not be written (sidecars).
+        for (title, list) in [("skipped:", m.errors.filter { $0.kind != "sidecar" }), ("not written:", m.errors.filter { $0.kind == "sidecar" })] where !list.isEmpty {
+            lines.append(title)
+            for e in list.prefix(20) { lines.append("  \(e.message)") }
+            if list.count > 20 { lines.append("  … and \(list.count - 20) more (see manifest.json)") }
         }
         lines.append("manifest: \(outDir)/manifest.json")
         return lines.joined(separator: "\n")

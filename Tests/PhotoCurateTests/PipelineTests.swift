@@ -126,6 +126,23 @@ final class PipelineTests: XCTestCase {
         for p in m.picks { XCTAssertFalse(p.reasons.isEmpty) }
     }
 
+    /// A sidecar that cannot be written is one problem naming it and why; the others are written.
+    func testASidecarThatCannotBeWrittenIsReportedAndTheRestGoOn() async throws {
+        let dir = try temporaryDirectory()
+        for k in 0..<2 { try FixtureFactory.write(try FixtureFactory.jpeg(scene: k, width: 320, height: 240), to: dir + "/p\(k).jpg") }
+        var o = CurationRunner.Options(root: dir)
+        o.cachePath = nil
+        var m = Manifest(try await CurationRunner(options: o).run(), startedAt: Date(), finishedAt: Date())
+        // The first photo's sidecar would go into a "folder" that is a file (root ignores permissions; this it cannot).
+        try "not a folder".write(toFile: dir + "/blocker", atomically: true, encoding: .utf8)
+        m.photos[0].path = dir + "/blocker/p0.jpg"
+        let problems = XMPSidecarWriter().write(m)
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertEqual(problems.first?.path, dir + "/blocker/p0.jpg.xmp")
+        XCTAssertTrue(problems.first?.message.contains("cannot be") == true, problems.first?.message ?? "")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/p1.jpg.xmp"), "the other sidecar is written")
+    }
+
     func testFewPhotosStillGiveAManifest() async throws {
         let dir = try temporaryDirectory()
         try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 320, height: 240, exif: FixtureFactory.exif(time: "2024:01:01 10:00:00")), to: dir + "/a.jpg")

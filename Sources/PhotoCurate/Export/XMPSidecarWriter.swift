@@ -58,13 +58,24 @@ public struct XMPSidecarWriter {
         return Tags(rating: score.relative >= 0.8 ? 2 : 1, label: nil, keywords: keywords)
     }
 
-    public func write(_ m: Manifest) throws {
+    /// Writes every sidecar it can; one that cannot be written (a read-only folder, a full
+    /// disk) is returned as a problem naming the sidecar and the reason, and the rest go on.
+    @discardableResult
+    public func write(_ m: Manifest) -> [ErrorInfo] {
+        var problems: [ErrorInfo] = []
         for p in m.photos {
             guard let tags = Self.tags(for: p, picks: m.picks.count) else { continue }
             let path = sidecarPath(for: p.path)
             let existing = try? Data(contentsOf: URL(fileURLWithPath: path))
-            try AtomicFile.write(try render(tags, merging: existing), to: path)
+            do { try AtomicFile.write(try render(tags, merging: existing), to: path) } catch {
+                let reason = (error as? PhotoError).map { e -> String in
+                    if case .io(_, let r) = e { return r }
+                    return e.description
+                } ?? AtomicFile.reason(error)
+                problems.append(ErrorInfo(path: path, kind: "sidecar", message: "\(path): XMP sidecar \(reason)"))
+            }
         }
+        return problems
     }
 
     /// An existing sidecar as a parser takes it: an XML declaration that is not at the very

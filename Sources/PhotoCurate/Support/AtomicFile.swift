@@ -6,23 +6,48 @@ import Foundation
 /// try AtomicFile.write(Data(json.utf8), to: "/out/manifest.json")
 /// ```
 /// A reader never sees a half-written manifest, and a killed run leaves the
-/// previous version in place.
+/// previous version in place. Failures name the file and the system's reason
+/// ("no space left on device", "permission denied"), never a Foundation dump.
 public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        do {
-            try data.write(to: tmp)
-            if rename(tmp.path, url.path) != 0 {
-                throw PhotoError.io(path: path, reason: String(cString: strerror(errno)))
+        let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+            throw PhotoError.io(path: path, reason: "its folder cannot be created (\(reason(error)))")
+        }
+        let tmp = dir + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PhotoError.io(path: path, reason: "cannot be written: \(String(cString: strerror(errno))) (folder \(dir))") }
+        var failure: String? = nil
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 { if errno == EINTR { continue }; failure = String(cString: strerror(errno)); return }
+                done += n
             }
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw error
+        }
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil && rename(tmp, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(tmp)
+            throw PhotoError.io(path: path, reason: "cannot be written: \(failure); the previous version, if any, is unchanged")
         }
     }
 
     public static func write(_ text: String, to path: String) throws { try write(Data(text.utf8), to: path) }
+
+    /// The system's words for a Foundation error, where it carries them.
+    public static func reason(_ error: Error) -> String {
+        let e = error as NSError
+        if let u = e.userInfo[NSUnderlyingErrorKey] as? NSError, u.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(u.code))) }
+        if e.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(e.code))) }
+        if let p = error as? PhotoError { return p.description }
+        switch e.code {
+        case NSFileWriteNoPermissionError, NSFileReadNoPermissionError: return "permission denied"
+        case NSFileWriteOutOfSpaceError: return "no space left on device"
+        case NSFileWriteVolumeReadOnlyError: return "read-only file system"
+        default: return e.localizedDescription
+        }
+    }
 }
