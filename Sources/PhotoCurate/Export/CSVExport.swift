@@ -17,6 +17,13 @@ public enum CSVExport {
                        p.facts.map { $0.timeTrusted ? "1" : "0" } ?? "", d(p.facts?.latitude), d(p.facts?.longitude), p.error?.message ?? ""]
             out += row.map(q).joined(separator: ",") + "\n"
         }
+        // Files the scan could not even list as photos (unreadable, vanished): a row each, so none is lost.
+        let listed = Set(m.photos.map(\.path))
+        for e in m.errors where e.kind != "sidecar" && !listed.contains(e.path) {
+            var row = [String](repeating: "", count: header.count)
+            row[0] = e.path; row[1] = "0"; row[header.count - 1] = e.message
+            out += row.map(q).joined(separator: ",") + "\n"
+        }
         return out
     }
 }

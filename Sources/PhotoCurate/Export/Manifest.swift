@@ -140,7 +140,9 @@ public struct Manifest: Codable, Sendable {
             : r.usable.count < 5
             ? "only \(r.usable.count) usable photo\(r.usable.count == 1 ? "" : "s"): too few to curate; every usable photo is listed"
             : (sel.picks.count < top && r.usable.count >= top ? "\(sel.picks.count) distinct photos found; the rest would repeat a pick" : nil)
-        summary = Summary(root: r.root, files: r.records.count, usable: r.usable.count, errors: r.problems.count,
+        // Files the scan met but could not list as photos count as files too (and as skipped).
+        let scanOnly = r.problems.count - r.records.filter { $0.error != nil }.count
+        summary = Summary(root: r.root, files: r.records.count + max(0, scanOnly), usable: r.usable.count, errors: r.problems.count,
                           moments: r.clustering.moments.count, clusters: r.clustering.clusters.count, picks: sel.picks.count, top: top, note: note)
         picks = sel.picks.enumerated().map { k, i in
             Pick(rank: k + 1, path: usablePaths[i], score: sel.scores[i].overall, reasons: sel.reasons[i],

@@ -32,6 +32,11 @@ public struct FolderScanner: Sendable {
             // A single file is a valid (tiny) library.
             return Result(files: [PhotoFile(path: root, size: Int64(st.st_size), mtimeNs: Self.mtime(st))], problems: [])
         }
+        // The folder itself unreadable is fatal (README: exit 1), not an empty trip.
+        guard let probe = opendir(root) else {
+            throw PhotoError.unreadable(path: root, reason: "\(String(cString: strerror(errno))) (the folder itself)")
+        }
+        closedir(probe)
         var files: [PhotoFile] = []
         var problems: [PhotoError] = []
         var visited = Set<[UInt64]>()

@@ -35,7 +35,7 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(_, let r): return "cannot be read: \(r)"
         case .empty: return "is empty (0 bytes)"
         case .notAnImage: return "is not an image libvips can read"
-        case .tooLarge(_, let px, let limit): return "is \(px / 1_000_000) megapixels, over the \(limit / 1_000_000) MP limit (--max-megapixels)"
+        case .tooLarge(_, let px, let limit): return "is \(px / 1_000_000) megapixels, over the \(limit / 1_000_000) MP limit (raise it with --set import.maxMegapixels=N)"
         case .corrupt(_, let r): return "is corrupt or truncated: \(r)"
         case .badMetadata(_, let r): return "has unreadable metadata: \(r)"
         case .io(_, let r): return "I/O error: \(r)"
