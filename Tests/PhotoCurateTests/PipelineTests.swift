@@ -174,3 +174,34 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(seen.sorted(), Array(0..<40))
     }
 }
+
+/// A damaged cache is moved aside and rebuilt; a file that is not a cache is refused untouched.
+final class CacheRecoveryTests: XCTestCase {
+    func testADamagedCacheIsMovedAsideAndRebuiltAndAForeignFileIsLeftAlone() async throws {
+        let dir = try temporaryDirectory()
+        for k in 0..<3 { try FixtureFactory.write(try FixtureFactory.jpeg(scene: k, width: 320, height: 240), to: dir + "/p\(k).jpg") }
+        let cache = dir + "/cache/c.sqlite"
+        var o = CurationRunner.Options(root: dir)
+        o.cachePath = cache
+        _ = try await CurationRunner(options: o).run()
+        // Checkpoint, then overwrite the second page (a table root) with garbage.
+        do { try CacheStore(path: cache).vacuum() }  // closed at the end of the scope: no WAL left
+        let h = try XCTUnwrap(FileHandle(forUpdatingAtPath: cache))
+        XCTAssertGreaterThan(try h.seekToEnd(), 4096 * 2, "pages to damage")
+        try h.seek(toOffset: 4096)
+        h.write(Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        try h.close()
+        var warnings: [String] = []
+        let reopened = try CacheStore.openChecked(path: cache) { warnings.append($0) }
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings.first?.contains("moved aside to \(cache).damaged-") == true, warnings.first ?? "")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache").filter { $0.hasPrefix("c.sqlite.damaged-") }
+        XCTAssertFalse(aside.isEmpty, "the damaged file is kept, renamed")
+        XCTAssertEqual(try reopened.stats().files, 0, "a fresh cache")
+
+        let foreign = dir + "/notes.txt"
+        try "my notes".write(toFile: foreign, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try CacheStore.openChecked(path: foreign) { _ in XCTFail("no rebuild of a foreign file") })
+        XCTAssertEqual(try String(contentsOfFile: foreign, encoding: .utf8), "my notes", "untouched")
+    }
+}

@@ -25,10 +25,43 @@ public final class CacheStore: @unchecked Sendable {
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
+            try Self.migrator.migrate(pool)
         } catch {
-            throw CacheError.open(path: path, reason: "\(error)")
+            throw CacheError.open(path: path, reason: Self.reason(error))
         }
-        try Self.migrator.migrate(pool)
+    }
+
+    /// Opens the cache after `PRAGMA quick_check`. A SQLite cache with damaged pages is
+    /// moved aside (`cache.sqlite.damaged-<time>`, with its -wal and -shm) and rebuilt:
+    /// results are only ever a cache. A file that is not SQLite at all is refused untouched
+    /// (it may be something else, given by mistake).
+    public static func openChecked(path: String, warn: (String) -> Void) throws -> CacheStore {
+        if FileManager.default.fileExists(atPath: path) {
+            var damage: String? = nil
+            do {
+                let store = try CacheStore(path: path)
+                let verdict = try store.pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                if verdict == ["ok"] { return store }
+                damage = verdict.prefix(3).joined(separator: "; ")
+            } catch let e as CacheError {
+                let text = "\(e)"
+                guard text.contains("malformed") || text.contains("corrupt") else { throw e }
+                damage = text
+            }
+            let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+            }
+            warn("cache \(path) is damaged (\(damage ?? "quick_check failed")): moved aside to \(aside) and rebuilt; this run analyses every photo again")
+        }
+        return try CacheStore(path: path)
+    }
+
+    /// SQLite's own words for a database error, without the Swift dump around them.
+    static func reason(_ error: Error) -> String {
+        if let e = error as? DatabaseError { return "\(e.message ?? "error") (SQLite code \(e.resultCode.rawValue))" }
+        if let e = error as? CacheError { return "\(e)" }
+        return "\(error)"
     }
 
     /// `$XDG_CACHE_HOME/photocurate/cache.sqlite`, or `~/.cache/photocurate/cache.sqlite`.
@@ -178,7 +211,16 @@ public enum CacheError: Error, CustomStringConvertible {
     case open(path: String, reason: String)
     public var description: String {
         switch self {
-        case .open(let p, let r): return "cannot open cache \(p): \(r)"
+        case .open(let p, let r): return "cannot open cache \(p): \(r); give another --cache, or --no-cache"
+        }
+    }
+    /// Not writable or no room: the run can go on without a cache. Anything else (not a
+    /// database at all) is refused, untouched.
+    public var canRunWithout: Bool {
+        switch self {
+        case .open(_, let r):
+            return ["SQLite code 8)", "SQLite code 14)", "SQLite code 13)", "SQLite code 10)", "SQLite code 3)"].contains { r.hasSuffix($0) }
+                || r.contains("ermission denied") || r.contains("o space left")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Runs the whole pipeline over a folder.
 ///
@@ -67,7 +68,16 @@ public final class CurationRunner {
         let (decoder, importKey, analyze) = Self.analysis(for: p, clock: clock)
         let importer = PhotoImporter(decoder: decoder, clock: clock)
         let importStage = ImportStage(importer: importer, pixelKeys: analyze.pixelKeys)
-        let cache = try options.cachePath.map { try CacheStore(path: $0) }
+        let cache = try options.cachePath.flatMap { path -> CacheStore? in
+            do {
+                return try CacheStore.openChecked(path: path) { Logger(label: "stage").warning("\($0)", metadata: ["event": "cache-rebuilt", "path": .string(path)]) }
+            } catch let e as CacheError where e.canRunWithout {
+                guard case .open(_, let why) = e else { return nil }
+                Logger(label: "stage").warning("cache \(path) cannot be used (\(why)): this run goes on without caching; make it writable or give another --cache to keep results for the next run",
+                                               metadata: ["event": "cache-unwritable", "path": .string(path)])
+                return nil
+            }
+        }
         let identify = IdentifyStage(cache: cache, keys: [importKey] + analyze.pixelKeys, clock: clock)
 
         options.progress?.handle(.stage("scan"))
@@ -94,13 +104,13 @@ public final class CurationRunner {
                 return (PhotoRecord(file: file, error: ErrorInfo(path: file.path, kind: "internal", message: "\(file.path): \(error)"), computed: []), nil)
             }
         }, consume: { (record, entry) in
-            if let entry { try writer.add(entry) }
+            if let entry { writer.add(entry) }
             if record.computed.isEmpty { cached += 1 } else { computed += 1 }
             done += 1
             records.append(record)
             self.options.progress?.handle(.photo(done: done, total: total, path: record.file.path, cached: record.computed.isEmpty, failed: record.error != nil))
         })
-        try writer.flush()
+        writer.flush()
         let cancelled = Task.isCancelled
         timings["analyse"] = Date().timeIntervalSince(t0)
         // Task-seconds per per-photo stage (they overlap across `jobs` tasks).
@@ -142,22 +152,30 @@ public final class CurationRunner {
 }
 
 /// Collects cache entries and writes them in batches: one transaction per 32
-/// photos or per half second, whichever comes first.
+/// photos or per half second, whichever comes first. A cache that cannot be
+/// written (disk full, read-only) is said once and the run goes on without
+/// caching: the results are in this run's outputs, only not kept for the next.
 final class CacheBatcher {
-    let cache: CacheStore?
+    private(set) var cache: CacheStore?
     var pending: [CacheStore.Entry] = []
     var last = Date()
+    /// Why writing stopped, once it has.
+    private(set) var failure: String?
     init(cache: CacheStore?) { self.cache = cache }
 
-    func add(_ e: CacheStore.Entry) throws {
+    func add(_ e: CacheStore.Entry) {
         guard cache != nil else { return }
         pending.append(e)
-        if pending.count >= 32 || Date().timeIntervalSince(last) > 0.5 { try flush() }
+        if pending.count >= 32 || Date().timeIntervalSince(last) > 0.5 { flush() }
     }
 
-    func flush() throws {
-        guard let cache, !pending.isEmpty else { return }
-        try cache.write(pending)
+    func flush() {
+        guard let c = cache, !pending.isEmpty else { return }
+        do { try c.write(pending) } catch {
+            failure = "cache \(c.path) cannot be written (\(CacheStore.reason(error))): the run goes on without caching; free space or choose another --cache to keep results for the next run"
+            Logger(label: "stage").warning("\(failure!)", metadata: ["event": "cache-unwritable", "path": .string(c.path)])
+            cache = nil
+        }
         pending.removeAll(keepingCapacity: true)
         last = Date()
     }
