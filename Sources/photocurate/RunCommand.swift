@@ -83,6 +83,9 @@ struct RunCommand: AsyncParsableCommand {
         if access(out, W_OK) != 0 {
             throw fail("--out \(out) is not writable (\(String(cString: strerror(errno)))): choose a folder you can write to", code: ExitStatus.fatal)
         }
+        let lock: OutputLock
+        do { lock = try OutputLock(folder: out) } catch { throw fail("\(error)", code: ExitStatus.fatal) }
+        defer { withExtendedLifetime(lock) {} }
         // Absolute, so manifest paths and --link targets work from anywhere.
         var options = CurationRunner.Options(root: URL(fileURLWithPath: folder).standardizedFileURL.path)
         options.pipeline = definition

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import PhotoCurate
+import PhotoCurateTestSupport
 import XCTest
 
 final class ExportTests: XCTestCase {
@@ -84,5 +85,32 @@ final class ExportTests: XCTestCase {
         try AtomicFile.write("two", to: dir + "/f.txt")
         XCTAssertEqual(try String(contentsOfFile: dir + "/f.txt", encoding: .utf8), "two")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["f.txt"], "no temporary files left")
+    }
+}
+
+/// The output folder holds one run's set of files, written by one run at a time.
+final class OutputSetTests: XCTestCase {
+    func testASecondRunOnOneFolderIsRefusedWithTheFirstOnesPid() throws {
+        let dir = try temporaryDirectory()
+        let first = try OutputLock(folder: dir)
+        XCTAssertThrowsError(try OutputLock(folder: dir)) { e in
+            XCTAssertTrue("\(e)".contains("pid \(getpid())"), "\(e)")
+            XCTAssertTrue("\(e)".contains("choose another --out"), "\(e)")
+        }
+        withExtendedLifetime(first) {}
+    }
+
+    func testOutputsFromAnEarlierRunDoNotOutliveIt() async throws {
+        let dir = try temporaryDirectory()
+        for k in 0..<2 { try FixtureFactory.write(try FixtureFactory.jpeg(scene: k, width: 320, height: 240), to: dir + "/in/p\(k).jpg") }
+        var o = CurationRunner.Options(root: dir + "/in")
+        o.cachePath = nil
+        let m = Manifest(try await CurationRunner(options: o).run(), startedAt: Date(), finishedAt: Date())
+        let out = dir + "/out"
+        try Exporter(outDir: out).write(m, csv: true, contactSheet: true, picks: .copy)
+        for f in ["manifest.json", "manifest.csv", "contact-sheet.jpg", "picks"] { XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + f), f) }
+        try Exporter(outDir: out).write(m, csv: false, contactSheet: false, picks: nil)
+        let left = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        XCTAssertEqual(left, ["manifest.json"], "the contact sheet, CSV and picks of the earlier run are gone; no staging is left")
     }
 }

@@ -1,7 +1,16 @@
 import Foundation
 
-/// Export stage: `Manifest` → files in the output folder. Each file is written
-/// atomically; the photos themselves are only read.
+/// Export stage: `Manifest` → files in the output folder, as one consistent set.
+///
+/// ```swift
+/// try Exporter(outDir: "out").write(manifest, picks: .copy)
+/// ```
+/// Everything is written into `out/.staging-PID/` first; only when all of it is
+/// written (a full disk fails here, with the previous set untouched) are the files
+/// renamed into place, the manifest last, and outputs this run does not make
+/// (a contact sheet switched off, picks not asked for) are removed, so no output
+/// is left from another run. One run at a time per folder: `OutputLock`. The
+/// photos themselves are only read.
 public struct Exporter {
     public enum PickMode { case copy, link }
     public let outDir: String
@@ -9,12 +18,35 @@ public struct Exporter {
     public init(outDir: String) { self.outDir = outDir }
 
     public func write(_ m: Manifest, csv: Bool = true, contactSheet: Bool = true, thumbnail: Int = 320, picks: PickMode? = nil) throws {
-        try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-        try AtomicFile.write(try m.json(), to: outDir + "/manifest.json")
-        if csv { try AtomicFile.write(CSVExport.render(m), to: outDir + "/manifest.csv") }
-        if contactSheet { try ContactSheet(thumbnail: thumbnail).write(picks: m.picks, to: outDir + "/contact-sheet.jpg") }
-        if let picks { try exportPicks(m, mode: picks) }
-        if !m.people.isEmpty { try exportPeople(m, thumbnail: thumbnail) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        // Staging left by a killed run (the lock says none is running now).
+        for name in (try? fm.contentsOfDirectory(atPath: outDir)) ?? [] where name.hasPrefix(".staging-") {
+            try? fm.removeItem(atPath: outDir + "/" + name)
+        }
+        let staging = outDir + "/.staging-\(getpid())"
+        try fm.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: staging) }
+        let stage = Exporter(outDir: staging)
+        try AtomicFile.write(try m.json(), to: staging + "/manifest.json")
+        if csv { try AtomicFile.write(CSVExport.render(m), to: staging + "/manifest.csv") }
+        if contactSheet { try ContactSheet(thumbnail: thumbnail).write(picks: m.picks, to: staging + "/contact-sheet.jpg") }
+        if let picks { try stage.exportPicks(m, mode: picks) }
+        if !m.people.isEmpty { try stage.exportPeople(m, thumbnail: thumbnail) }
+        // Into place: folders swapped whole, then files, the manifest last.
+        for name in ["picks", "people", "contact-sheet.jpg", "manifest.csv", "manifest.json"] {
+            let new = staging + "/" + name, old = outDir + "/" + name
+            let aside = outDir + "/.old-\(getpid())-" + name
+            if fm.fileExists(atPath: old) { try? fm.removeItem(atPath: aside); try fm.moveItem(atPath: old, toPath: aside) }
+            if fm.fileExists(atPath: new) {
+                do { try fm.moveItem(atPath: new, toPath: old) } catch {
+                    // Put the previous one back rather than leave a hole.
+                    try? fm.moveItem(atPath: aside, toPath: old)
+                    throw PhotoError.io(path: old, reason: "cannot be put in place: \(AtomicFile.reason(error))")
+                }
+            }
+            try? fm.removeItem(atPath: aside)
+        }
     }
 
     /// people/person-N.jpg (their best face) and people/person-N-sheet.jpg (their best 12 photos).
