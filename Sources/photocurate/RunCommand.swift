@@ -8,8 +8,10 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Curate a folder: analyse (cached), cluster, select, and write manifest.json.",
         discussion: """
-        Photos are never modified. Outputs go to --out (default ./photocurate-out): manifest.json, \
-        manifest.csv, contact-sheet.jpg, and picks/ with --copy or --link.
+        Photos are only read; with --xmp a sidecar file is written beside each one (the photo itself \
+        is never changed). Outputs go to --out (default ./photocurate-out) as one set, one run at a \
+        time: manifest.json, manifest.csv, contact-sheet.jpg, people/ when people are grouped, and \
+        picks/ with --copy or --link.
         Stage parameters come from the pipeline file (--pipeline; default: built-in, same as pipelines/trip.yml) \
         and can be overridden one by one with --set stage.parameter=value. `photocurate stages` lists them all.
         """
@@ -18,10 +20,10 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "Folder of photos (searched recursively; hidden folders are skipped).")
     var folder: String
 
-    @Option(help: "How many photos to pick (overrides select.top).")
+    @Option(name: [.customShort("n"), .long], help: "How many photos to pick (default 20: select.top).")
     var top: Int?
 
-    @Option(help: "Output folder for manifest.json, manifest.csv, contact-sheet.jpg and picks/.")
+    @Option(name: [.customShort("o"), .long], help: "Output folder for manifest.json, manifest.csv, contact-sheet.jpg and picks/.")
     var out: String = "photocurate-out"
 
     @Option(help: "Cache database (default: $XDG_CACHE_HOME/photocurate/cache.sqlite).")
@@ -30,7 +32,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Do not read or write the cache.")
     var noCache = false
 
-    @Option(help: "Photos analysed at once (default: number of cores).")
+    @Option(help: ArgumentHelp("Photos analysed at once.", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "Pipeline definition (YAML); see pipelines/trip.yml.")
@@ -53,6 +55,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(help: "With --xmp, name sidecars Adobe-style (photo.xmp) instead of darktable-style (photo.jpg.xmp).")
     var xmpAdobeNames = false
+
+    @Flag(name: [.customShort("q"), .long], help: "Quiet: no progress and no summary; only problems (stderr) and the manifest's path.")
+    var quiet = false
 
     @OptionGroup var logs: LogOptions
 
@@ -91,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
         options.pipeline = definition
         options.jobs = jobs
         options.cachePath = noCache ? nil : (cache ?? CacheStore.defaultPath())
-        let printer = ProgressPrinter(mode: progress)
+        let printer = ProgressPrinter(mode: quiet ? .none : progress)
         options.progress = printer
 
         let started = Date()
@@ -121,7 +126,12 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw fail("outputs not written to \(out): \((error as? PhotoError)?.description ?? AtomicFile.reason(error))")
         }
-        print(Summary.render(manifest, outDir: out))
+        if quiet {
+            for e in manifest.errors { FileHandle.standardError.write(Data("photocurate: \(e.message)\n".utf8)) }
+            print("\(out)/manifest.json")
+        } else {
+            print(Summary.render(manifest, outDir: out))
+        }
         appLog.info("run done", metadata: ["event": "done", "photos": .stringConvertible(manifest.photos.count),
                                            "picks": .stringConvertible(manifest.picks.count), "errors": .stringConvertible(manifest.errors.count),
                                            "seconds": .stringConvertible((Date().timeIntervalSince(started) * 1000).rounded() / 1000)])
