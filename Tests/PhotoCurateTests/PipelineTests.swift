@@ -177,6 +177,19 @@ final class PipelineTests: XCTestCase {
 
 /// A damaged cache is moved aside and rebuilt; a file that is not a cache is refused untouched.
 final class CacheRecoveryTests: XCTestCase {
+    /// Runs started together on one new cache all get it (they raced to create its tables).
+    func testRunsStartedTogetherOnANewCacheAllOpenIt() throws {
+        for trial in 0..<5 {
+            let path = try temporaryDirectory() + "/race\(trial).sqlite"
+            let errors = NSMutableArray()
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do { _ = try CacheStore.openChecked(path: path) { _ in } } catch { errors.add("\(error)") }
+            }
+            XCTAssertEqual(errors.count, 0, "\(errors)")
+        }
+    }
+
+
     func testADamagedCacheIsMovedAsideAndRebuiltAndAForeignFileIsLeftAlone() async throws {
         let dir = try temporaryDirectory()
         for k in 0..<3 { try FixtureFactory.write(try FixtureFactory.jpeg(scene: k, width: 320, height: 240), to: dir + "/p\(k).jpg") }

@@ -36,11 +36,31 @@ public final class CacheStore: @unchecked Sendable {
     /// results are only ever a cache. A file that is not SQLite at all is refused untouched
     /// (it may be something else, given by mistake).
     public static func openChecked(path: String, warn: (String) -> Void) throws -> CacheStore {
+        // Runs started together on one new cache race to set it up (WAL mode, tables); SQLite
+        // answers "locked" to all but one without waiting. They wait their turn here.
+        var attempt = 0
+        while true {
+            do { return try openCheckedOnce(path: path, warn: warn) } catch let e as CacheError {
+                attempt += 1
+                // Locked, or another run's setup landed first ("already exists"): its tables are there on the next try.
+                guard case .open(_, let why) = e,
+                      why.contains("SQLite code 5)") || why.contains("SQLite code 6)") || why.contains("locked")
+                        || why.contains("already exists") || why.contains("UNIQUE constraint failed"),
+                      attempt < 40 else { throw e }
+                Thread.sleep(forTimeInterval: 0.05 * Double(min(attempt, 10)))
+            }
+        }
+    }
+
+    static func openCheckedOnce(path: String, warn: (String) -> Void) throws -> CacheStore {
         if FileManager.default.fileExists(atPath: path) {
             var damage: String? = nil
             do {
                 let store = try CacheStore(path: path)
-                let verdict = try store.pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                let verdict: [String]
+                do { verdict = try store.pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") } } catch {
+                    throw CacheError.open(path: path, reason: reason(error))
+                }
                 if verdict == ["ok"] { return store }
                 damage = verdict.prefix(3).joined(separator: "; ")
             } catch let e as CacheError {
