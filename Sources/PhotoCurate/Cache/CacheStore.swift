@@ -223,6 +223,8 @@ public final class CacheStore: @unchecked Sendable {
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             try db.execute(sql: "VACUUM")
+            // In WAL mode VACUUM writes through the log: fold it back, so the file on disk is the compact one.
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 }

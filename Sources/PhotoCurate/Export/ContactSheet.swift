@@ -29,9 +29,10 @@ public struct ContactSheet {
                 thumb = try thumb.rotated(quarterTurns: turn / 90)
                 if thumb.height > thumbnail { let s = Double(thumbnail) / Double(thumb.height); thumb = try thumb.resize(h: s, v: s) }
             }
-            sheet = try sheet.inserting(thumb, x: x + (thumbnail - thumb.width) / 2, y: y + (thumbnail - thumb.height) / 2)
+            // Sat on the caption: a wide photo leaves its gap above, not between it and its words.
+            sheet = try sheet.inserting(thumb, x: x + (thumbnail - thumb.width) / 2, y: y + thumbnail - thumb.height)
             let reason = pick.reasons.first ?? ""
-            let text = "#\(pick.rank) \((pick.path as NSString).lastPathComponent)\n\(reason)"
+            let text = String(format: "#%d  %.2f  ", pick.rank, pick.score) + "\((pick.path as NSString).lastPathComponent)\n\(reason)"
             if let t = try? VImage.text(Self.escape(text), width: thumbnail, dpi: 72) {
                 // vips_text gives a one-band mask; use it as white ink.
                 let ink = try VImage.bandjoin(t, t, t).castUChar()

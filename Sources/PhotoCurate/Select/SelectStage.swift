@@ -187,7 +187,8 @@ public struct SelectStage: BarrierStage {
                 why.append("only photo of its scene\(when)")
             }
             let inMoment = clustering.clusters.filter { $0.moment == c.moment }.count
-            if inMoment == 1 { why.append("only scene from moment \(c.moment + 1)") }
+            // The moment's id as the manifest gives it (`moment`), so text and data agree.
+            if inMoment == 1 { why.append("only scene from moment \(c.moment)") }
             if let fq = faceQuality[i], fq.faceCount > 0 { why.append(Self.peopleReason(fq, groupFaces[i], burst: c.photos.count > 1)) }
             why.append(String(format: "rank %d, score %.2f (technical %.2f, context %.2f)", rank + 1, scores[i].overall, scores[i].technical, scores[i].context))
             reasons[i] = why + reasons[i]
