@@ -127,3 +127,13 @@ final class PeopleTests: XCTestCase {
         }
     }
 }
+
+/// libheif's bare error codes become words a user can act on.
+final class DecodeMessageTests: XCTestCase {
+    func testHeifCodesAreExplained() {
+        XCTAssertEqual(VipsError.explainHeif(" (2.100)"), "the file ends before its image data (truncated) (libheif error 2.100)")
+        XCTAssertTrue(VipsError.explainHeif("No ftyp box (2.102)").contains("a part every HEIF file needs is missing"))
+        XCTAssertTrue(VipsError.explainHeif("No ftyp box (2.102)").contains("(No ftyp box)"))
+        XCTAssertEqual(VipsError.explainHeif("Premature end of JPEG file"), "Premature end of JPEG file", "other messages pass through")
+    }
+}

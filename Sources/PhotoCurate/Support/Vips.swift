@@ -33,7 +33,27 @@ public struct VipsError: Error, CustomStringConvertible, Sendable {
         let text = String(cString: buf).trimmingCharacters(in: .whitespacesAndNewlines)
         // libvips prefixes messages with the operation ("jpegload: ..."); keep the last line.
         let line = text.split(separator: "\n").map(String.init).last ?? ""
-        return VipsError(operation: operation, message: line)
+        return VipsError(operation: operation, message: explainHeif(line))
+    }
+
+    /// libheif's errors reach libvips as bare codes, "(2.100)": say what they mean.
+    static func explainHeif(_ line: String) -> String {
+        guard let r = line.range(of: #"\((\d+)\.(\d+)\)"#, options: .regularExpression) else { return line }
+        let codes = line[r].dropFirst().dropLast().split(separator: ".").compactMap { Int($0) }
+        guard codes.count == 2 else { return line }
+        let what: String
+        switch (codes[0], codes[1]) {
+        case (_, 100): what = "the file ends before its image data (truncated)"
+        case (_, 101): what = "a part of the file claims an impossible size (damaged)"
+        case (_, 102...119): what = "a part every HEIF file needs is missing (damaged or not HEIF)"
+        case (3, _): what = "not a HEIF/AVIF file libheif can read"
+        case (4, _): what = "uses a HEIF feature libheif does not support"
+        case (6, _): what = "libheif ran out of memory"
+        case (7, _): what = "the HEVC/AV1 decoder failed on its image data (damaged, or no decoder installed)"
+        default: what = "libheif could not read it"
+        }
+        let rest = line.replacingCharacters(in: r, with: "").trimmingCharacters(in: CharacterSet(charactersIn: " :"))
+        return "\(what)\(rest.isEmpty || rest.hasSuffix("heifload") ? "" : " (\(rest))") (libheif error \(codes[0]).\(codes[1]))"
     }
 }
 
