@@ -8,6 +8,12 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmark harness: make labelled trips, score manifests, measure throughput.",
+        discussion: """
+        EXAMPLES:
+          photocurate bench make-trip --from ../shared/corpus --out /tmp/t --size 4000 --range mild
+          photocurate run /tmp/t/photos -o /tmp/t/out && photocurate bench score --labels /tmp/t/labels.json --manifest /tmp/t/out/manifest.json
+          photocurate bench speed /tmp/t/photos --pipeline pipelines/trip.yml
+        """,
         subcommands: [MakeSources.self, MakeTrip.self, Score.self, Alarms.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
     )
 

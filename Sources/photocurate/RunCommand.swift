@@ -14,6 +14,12 @@ struct RunCommand: AsyncParsableCommand {
         picks/ with --copy or --link.
         Stage parameters come from the pipeline file (--pipeline; default: built-in, same as pipelines/trip.yml) \
         and can be overridden one by one with --set stage.parameter=value. `photocurate stages` lists them all.
+
+        EXAMPLES:
+          photocurate run ~/Trip -n 20
+          photocurate run ~/Trip -n 30 -o ~/Trip-best --copy
+          photocurate run ~/Library --pipeline pipelines/nightly.yml --xmp -q
+          photocurate run ~/Trip --set faces.people=1 --set cluster.timeWindow=1200
         """
     )
 

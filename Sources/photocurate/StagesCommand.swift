@@ -5,7 +5,12 @@ import PhotoCurate
 struct StagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stages",
-        abstract: "List the stages, their versions and parameters (defaults and ranges), or print a full pipeline file."
+        abstract: "List the stages, their versions and parameters (defaults and ranges), or print a full pipeline file.",
+        discussion: """
+        EXAMPLES:
+          photocurate stages
+          photocurate stages --yaml > my-trip.yml && photocurate run ~/Trip --pipeline my-trip.yml
+        """
     )
 
     @Flag(help: "Print a complete pipeline YAML with every default, ready to edit.")
