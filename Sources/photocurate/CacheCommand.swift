@@ -10,7 +10,8 @@ struct CacheCommand: ParsableCommand {
         discussion: """
         EXAMPLES:
           photocurate cache stats
-          photocurate cache prune --pipeline pipelines/nightly.yml   # keep what the nightly run reads too
+          # keep what the nightly run reads too
+          photocurate cache prune --pipeline pipelines/nightly.yml
           photocurate cache vacuum --cache /srv/photos/cache.sqlite
         """,
         subcommands: [Stats.self, Prune.self, Vacuum.self]

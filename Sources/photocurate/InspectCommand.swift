@@ -11,8 +11,10 @@ struct InspectCommand: ParsableCommand {
         discussion: """
         EXAMPLES:
           photocurate inspect ~/Trip/IMG_4410.jpg
-          photocurate inspect IMG_4410.jpg --compare IMG_4409.jpg IMG_4411.jpg   # blur, exposure, grain against its burst
-          photocurate inspect IMG_4410.jpg --faces-out faces/                     # crops with boxes and landmarks drawn
+          # blur, exposure, grain against its burst
+          photocurate inspect IMG_4410.jpg --compare IMG_4409.jpg IMG_4411.jpg
+          # crops with boxes and landmarks drawn
+          photocurate inspect IMG_4410.jpg --faces-out faces/
           photocurate inspect IMG_4410.jpg --json | jq .faces
         """
     )

