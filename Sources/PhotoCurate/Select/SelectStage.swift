@@ -244,11 +244,24 @@ public struct SelectStage: BarrierStage {
             guard let h = photos[i].localHour else { continue }
             byTime[Self.timeBucket(h), default: []].append(i)
         }
-        var byLocation: [String: [Int]] = [:]
+        // Places: moments within ~100 m of each other, named so a person can read them:
+        // "45.437° N 12.333° E · moment 2 · 14:02–14:40" (moments and times they cover).
+        var places: [String: (moments: Set<Int>, photos: [Int])] = [:]
         for i in candidates {
             let m = clustering.moments.first { $0.id == clustering.momentOf[i] }
-            guard let la = m?.latitude, let lo = m?.longitude else { continue }
-            byLocation[String(format: "%.3f,%.3f", la, lo), default: []].append(i)
+            guard let m, let la = m.latitude, let lo = m.longitude else { continue }
+            let spot = String(format: "%.3f° %@ %.3f° %@", abs(la), la >= 0 ? "N" : "S", abs(lo), lo >= 0 ? "E" : "W")
+            places[spot, default: ([], [])].moments.insert(m.id)
+            places[spot, default: ([], [])].photos.append(i)
+        }
+        var byLocation: [String: [Int]] = [:]
+        for (spot, p) in places {
+            let ms = clustering.moments.filter { p.moments.contains($0.id) }
+            let starts = ms.compactMap(\.start).sorted(), ends = ms.compactMap(\.end).sorted()
+            func hm(_ t: String) -> String { t.count >= 16 ? String(t.dropFirst(11).prefix(5)) : t }
+            let span = starts.first.map { s in " · " + hm(s) + (ends.last.map { hm($0) == hm(s) ? "" : "–" + hm($0) } ?? "") } ?? ""
+            let which = p.moments.count == 1 ? "moment \(p.moments.first!)" : "moments " + p.moments.sorted().map(String.init).joined(separator: ", ")
+            byLocation["\(spot) · \(which)\(span)"] = p.photos
         }
         return Recommendations(overall: Array(candidates.prefix(5)), diverse: Array(picks.prefix(10)),
                                byTime: byTime.mapValues { Array($0.prefix(10)) }, byLocation: byLocation.mapValues { Array($0.prefix(10)) }, byPerson: [:])
