@@ -16,7 +16,7 @@ enum Summary {
         if let note = s.note { lines.append("note: \(note)") }
         if !m.picks.isEmpty { lines.append("top \(m.picks.count):") }
         for p in m.picks {
-            lines.append(String(format: "%3d. %@  %.2f  %@", p.rank, p.path, p.score, p.reasons.first ?? ""))
+            lines.append(String(format: "%3d. %@  %.2f  %@", p.rank, RawPath.display(p.path), p.score, p.reasons.first ?? ""))
         }
         // Files that could not be used, then outputs that could not be written (sidecars).
         for (title, list) in [("skipped:", m.errors.filter { $0.kind != "sidecar" }), ("not written:", m.errors.filter { $0.kind == "sidecar" })] where !list.isEmpty {

@@ -218,3 +218,36 @@ final class CacheRecoveryTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: foreign, encoding: .utf8), "my notes", "untouched")
     }
 }
+
+/// Linux file names are bytes: a name that is not UTF-8 is analysed and written back exactly.
+final class RawNameTests: XCTestCase {
+    func testNamesThatAreNotUTF8AreKeptByteForByte() async throws {
+        let dir = try temporaryDirectory()
+        let jpeg = try FixtureFactory.jpeg(scene: 1, width: 320, height: 240)
+        // "caf\xE9.jpg" (Latin-1) and "\xFF\xFE.jpg": not UTF-8.
+        let latin = RawPath.string([0x63, 0x61, 0x66, 0xE9, 0x2E, 0x6A, 0x70, 0x67, 0].map { CChar(bitPattern: $0) })
+        let odd = RawPath.string([0xFF, 0xFE, 0x2E, 0x6A, 0x70, 0x67, 0].map { CChar(bitPattern: $0) })
+        XCTAssertEqual(latin, "caf\u{F7E9}.jpg")
+        XCTAssertEqual(RawPath.bytes(latin).map { UInt8(bitPattern: $0) }, [0x63, 0x61, 0x66, 0xE9, 0x2E, 0x6A, 0x70, 0x67, 0])
+        XCTAssertEqual(RawPath.string("été.jpg"), "été.jpg", "valid UTF-8 is left alone")
+        XCTAssertEqual(RawPath.display(latin), "caf\\xE9.jpg")
+        for name in [latin, odd, "plain.jpg"] { try AtomicFile.write(Data(jpeg), to: dir + "/" + name) }
+
+        var o = CurationRunner.Options(root: dir)
+        o.cachePath = dir + "/.cache.sqlite"
+        let r = try await CurationRunner(options: o).run()
+        XCTAssertEqual(r.problems, [], "every file found and read")
+        XCTAssertEqual(Set(r.records.map { ($0.file.path as NSString).lastPathComponent }), [latin, odd, "plain.jpg"])
+        let m = Manifest(r, startedAt: Date(), finishedAt: Date())
+        let out = try temporaryDirectory() + "/out"
+        try Exporter(outDir: out).write(m, contactSheet: true, picks: .copy)
+        let copies = try FileManager.default.contentsOfDirectory(atPath: out + "/picks")
+        XCTAssertEqual(copies.count, m.picks.count)
+        for p in m.picks {
+            let copy = out + "/picks/" + String(format: "%02d-", p.rank) + (p.path as NSString).lastPathComponent
+            XCTAssertEqual(RawPath.read(copy), RawPath.read(p.path), "the copy has the original's bytes under the original's name")
+        }
+        let again = try await CurationRunner(options: o).run()
+        XCTAssertEqual(again.computedPhotos, 0, "the cache finds them by the same names")
+    }
+}

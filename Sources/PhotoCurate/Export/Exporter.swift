@@ -112,9 +112,14 @@ public struct Exporter {
                     let img = try VImage.open(p.path, sequential: false).autorotated().rotated(quarterTurns: turn / 90)
                     try AtomicFile.write(Data(try img.jpeg(quality: 95, strip: false)), to: dest)
                 } else {
-                    try fm.copyItem(atPath: p.path, toPath: dest)
+                    // By the original bytes of its name (a name need not be UTF-8).
+                    guard let bytes = RawPath.read(p.path) else { throw PhotoError.unreadable(path: p.path, reason: "cannot be read for --copy") }
+                    try AtomicFile.write(bytes, to: dest)
                 }
-            case .link: try fm.createSymbolicLink(atPath: dest, withDestinationPath: p.path)
+            case .link:
+                if RawPath.with(p.path, { t in RawPath.with(dest) { symlink(t, $0) } }) != 0 {
+                    throw PhotoError.io(path: dest, reason: "cannot be linked: \(String(cString: strerror(errno)))")
+                }
             }
         }
         let old = outDir + "/.picks-old-\(getpid())"

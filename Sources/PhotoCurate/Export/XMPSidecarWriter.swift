@@ -66,7 +66,7 @@ public struct XMPSidecarWriter {
         for p in m.photos {
             guard let tags = Self.tags(for: p, picks: m.picks.count) else { continue }
             let path = sidecarPath(for: p.path)
-            let existing = try? Data(contentsOf: URL(fileURLWithPath: path))
+            let existing = RawPath.read(path)
             do { try AtomicFile.write(try render(tags, merging: existing), to: path) } catch {
                 let reason = (error as? PhotoError).map { e -> String in
                     if case .io(_, let r) = e { return r }

@@ -25,7 +25,7 @@ public struct FolderScanner: Sendable {
 
     public func scan(_ root: String) throws -> Result {
         var st = stat()
-        guard stat(root, &st) == 0 else {
+        guard RawPath.with(root, { stat($0, &st) }) == 0 else {
             throw PhotoError.unreadable(path: root, reason: String(cString: strerror(errno)))
         }
         if (st.st_mode & S_IFMT) != S_IFDIR {
@@ -33,7 +33,7 @@ public struct FolderScanner: Sendable {
             return Result(files: [PhotoFile(path: root, size: Int64(st.st_size), mtimeNs: Self.mtime(st))], problems: [])
         }
         // The folder itself unreadable is fatal (README: exit 1), not an empty trip.
-        guard let probe = opendir(root) else {
+        guard let probe = RawPath.with(root, { opendir($0) }) else {
             throw PhotoError.unreadable(path: root, reason: "\(String(cString: strerror(errno))) (the folder itself)")
         }
         closedir(probe)
@@ -47,17 +47,17 @@ public struct FolderScanner: Sendable {
 
     private func walk(_ dir: String, _ files: inout [PhotoFile], _ problems: inout [PhotoError], _ visited: inout Set<[UInt64]>) {
         var st = stat()
-        guard stat(dir, &st) == 0 else { return }
+        guard RawPath.with(dir, { stat($0, &st) }) == 0 else { return }
         let key = [UInt64(st.st_dev), UInt64(st.st_ino)]
         guard visited.insert(key).inserted else { return }  // a symlink loop or a second link to a seen folder
-        guard let d = opendir(dir) else {
+        guard let d = RawPath.with(dir, { opendir($0) }) else {
             problems.append(.unreadable(path: dir, reason: String(cString: strerror(errno))))
             return
         }
         var names: [String] = []
         while let e = readdir(d) {
             let name = withUnsafePointer(to: e.pointee.d_name) { p in
-                p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                p.withMemoryRebound(to: CChar.self, capacity: 256) { RawPath.string($0) }
             }
             if name.hasPrefix(".") { continue }
             names.append(name)
@@ -67,7 +67,7 @@ public struct FolderScanner: Sendable {
         for name in names {
             let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
             var s = stat()
-            guard stat(path, &s) == 0 else {
+            guard RawPath.with(path, { stat($0, &s) }) == 0 else {
                 // A dangling symlink is not a photo problem worth reporting unless it looks like one.
                 if Self.isCandidate(name) { problems.append(.unreadable(path: path, reason: String(cString: strerror(errno)))) }
                 continue

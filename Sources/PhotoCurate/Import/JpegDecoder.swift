@@ -54,8 +54,10 @@ public enum JpegDecoder {
         }
         let raw: UnsafeMutablePointer<UInt8>? = withExtendedLifetime(context) {
             let ctx = context.map { Unmanaged.passUnretained($0).toOpaque() }
-            return pcj_decode(path, Int32(scale), context == nil ? nil : callback, ctx,
-                              Int32(NativeDetailProbe.lumaBlocks), Int32(NativeDetailProbe.chromaBlocks), info)
+            return RawPath.with(path) { p in
+                pcj_decode(p, Int32(scale), context == nil ? nil : callback, ctx,
+                           Int32(NativeDetailProbe.lumaBlocks), Int32(NativeDetailProbe.chromaBlocks), info)
+            }
         }
         let message = withUnsafeBytes(of: info.pointee.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         guard let raw else {

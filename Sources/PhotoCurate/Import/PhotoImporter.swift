@@ -67,7 +67,7 @@ public struct PhotoImporter: Sendable {
 
     private func checkReadable(_ file: PhotoFile) throws {
         if file.size == 0 { throw PhotoError.empty(path: file.path) }
-        if access(file.path, R_OK) != 0 {
+        if RawPath.with(file.path, { access($0, R_OK) }) != 0 {
             throw PhotoError.unreadable(path: file.path, reason: String(cString: strerror(errno)))
         }
     }
@@ -105,7 +105,7 @@ public struct PhotoImporter: Sendable {
     }
 
     static func head(of path: String, bytes: Int) -> [UInt8]? {
-        guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
+        guard let fh = RawPath.reading(path) else { return nil }
         defer { try? fh.close() }
         return (try? fh.read(upToCount: bytes)).map { Array($0) }
     }

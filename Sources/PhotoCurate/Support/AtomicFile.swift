@@ -11,11 +11,13 @@ import Foundation
 public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
         let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw PhotoError.io(path: path, reason: "its folder cannot be created (\(reason(error)))")
+        if !RawPath.isEscaped(dir) {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw PhotoError.io(path: path, reason: "its folder cannot be created (\(reason(error)))")
+            }
         }
         let tmp = dir + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = RawPath.with(tmp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw PhotoError.io(path: path, reason: "cannot be written: \(String(cString: strerror(errno))) (folder \(dir))") }
         var failure: String? = nil
         data.withUnsafeBytes { raw in
@@ -28,9 +30,9 @@ public enum AtomicFile {
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
-        if failure == nil && rename(tmp, path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && RawPath.with(tmp, { t in RawPath.with(path) { rename(t, $0) } }) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
-            unlink(tmp)
+            RawPath.with(tmp) { _ = unlink($0) }
             throw PhotoError.io(path: path, reason: "cannot be written: \(failure); the previous version, if any, is unchanged")
         }
     }

@@ -42,5 +42,5 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(RawPath.display(path)): \(reason)" }
 }

@@ -72,7 +72,7 @@ public struct StableHash: Sendable {
 
     /// Hash of a whole file, read in 1 MiB chunks so memory stays flat.
     public static func file(at path: String) throws -> String {
-        guard let fh = FileHandle(forReadingAtPath: path) else {
+        guard let fh = RawPath.reading(path) else {
             throw PhotoError.unreadable(path: path, reason: "cannot open for reading")
         }
         defer { try? fh.close() }

@@ -71,7 +71,7 @@ public final class VImage {
     /// Opens a file lazily: only the header is read until pixels are asked for.
     /// `strict` makes any decoder warning (corrupt data) an error; otherwise only truncation is.
     public static func open(_ path: String, shrink: Int = 1, sequential: Bool = true, strict: Bool = false) throws -> VImage {
-        guard let p = pcv_open(path, Int32(shrink), sequential ? 1 : 0, strict ? 1 : 0) else { throw VipsError.take("load") }
+        guard let p = RawPath.with(path, { pcv_open($0, Int32(shrink), sequential ? 1 : 0, strict ? 1 : 0) }) else { throw VipsError.take("load") }
         return VImage(p)
     }
 
@@ -83,7 +83,7 @@ public final class VImage {
     }
 
     public static func loader(for path: String) -> String? {
-        guard let c = pcv_loader_for(path) else { vips_error_clear(); return nil }
+        guard let c = RawPath.with(path, { pcv_loader_for($0) }) else { vips_error_clear(); return nil }
         return String(cString: c)
     }
 
@@ -159,7 +159,7 @@ public final class VImage {
     /// libvips' own shrink-on-load thumbnail: the decode reference for benchmarks.
     public static func thumbnail(_ path: String, width: Int) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
-        guard pcv_thumbnail(path, &out, Int32(width)) == 0, let out else { throw VipsError.take("thumbnail") }
+        guard RawPath.with(path, { pcv_thumbnail($0, &out, Int32(width)) }) == 0, let out else { throw VipsError.take("thumbnail") }
         return VImage(out)
     }
 
