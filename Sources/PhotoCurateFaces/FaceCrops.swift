@@ -36,7 +36,10 @@ public enum FaceCrops {
             func at(_ fx: Double, _ fy: Double) -> (Int, Int) { (Int((fx * W - Double(x0)) * Double(zoom)), Int((fy * H - Double(y0)) * Double(zoom))) }
             func dot(_ p: (Int, Int), _ c: [UInt8], r: Int) {
                 for y in (p.1 - r)...(p.1 + r) where y >= 0 && y < ch {
-                    for x in (p.0 - r)...(p.0 + r) where x >= 0 && x < cw { px.replaceSubrange((3 * (y * cw + x))..<(3 * (y * cw + x) + 3), with: c) }
+                    for x in (p.0 - r)...(p.0 + r) where x >= 0 && x < cw {
+                        let o = 3 * (y * cw + x)
+                        px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]
+                    }
                 }
             }
             let (bx0, by0) = at(f.box[0], f.box[1]), (bx1, by1) = at(f.box[0] + f.box[2], f.box[1] + f.box[3])

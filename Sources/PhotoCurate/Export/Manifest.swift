@@ -127,6 +127,8 @@ public struct Manifest: Codable, Sendable {
         let usableIndex = Dictionary(uniqueKeysWithValues: r.usable.enumerated().map { ($1, $0) })
         let rootPrefix = r.root.hasSuffix("/") ? r.root : r.root + "/"
 
+        // Face results are stored as JSON bytes: decoded once per record here.
+        let faceResults = r.records.map(\.faceResult)
         schema = Self.schemaId
         tool = Tool(name: "photocurate", version: Self.toolVersion)
         run = Run(startedAt: ISO8601DateFormatter().string(from: startedAt), finishedAt: ISO8601DateFormatter().string(from: finishedAt),
@@ -146,16 +148,15 @@ public struct Manifest: Codable, Sendable {
                           moments: r.clustering.moments.count, clusters: r.clustering.clusters.count, picks: sel.picks.count, top: top, note: note)
         picks = sel.picks.enumerated().map { k, i in
             Pick(rank: k + 1, path: usablePaths[i], score: sel.scores[i].overall, reasons: sel.reasons[i],
-                 suggestedRotation: r.records[r.usable[i]].suggestedRotation)
+                 suggestedRotation: faceResults[r.usable[i]]?.suggestedRotation)
         }
         var peopleOf: [Int: [String]] = [:]
         for p in sel.people { for i in p.photos { peopleOf[i, default: []].append(p.id) } }
         people = sel.people.map { p in
-            let rec = r.records[r.usable[p.representative.photo]]
-            let boxes = p.faces.map { f in r.records[r.usable[f.photo]].faces?[f.face].box ?? [0, 0, 1, 1] }
+            let boxes = p.faces.map { f in faceResults[r.usable[f.photo]]?.faces[f.face].box ?? [0, 0, 1, 1] }
             return PersonEntry(id: p.id, photos: p.photos.map { usablePaths[$0] }, faces: boxes, representative: usablePaths[p.representative.photo],
-                               box: rec.faces?[p.representative.face].box ?? [0, 0, 1, 1],
-                               crop: "people/\(p.id).jpg", contactSheet: "people/\(p.id)-sheet.jpg", rotation: rec.suggestedRotation)
+                               box: faceResults[r.usable[p.representative.photo]]?.faces[p.representative.face].box ?? [0, 0, 1, 1],
+                               crop: "people/\(p.id).jpg", contactSheet: "people/\(p.id)-sheet.jpg", rotation: faceResults[r.usable[p.representative.photo]]?.suggestedRotation)
         }
         photos = r.records.enumerated().map { idx, rec in
             let u = usableIndex[idx]
@@ -166,7 +167,7 @@ public struct Manifest: Codable, Sendable {
                          selected: u.map { rankOf[$0] != nil } ?? false, rank: u.flatMap { rankOf[$0] },
                          reasons: u.map { sel.reasons[$0] } ?? [], error: rec.error,
                          analyses: rec.results.isEmpty ? nil : rec.results.compactMapValues { try? JSONDecoder().decode(JSONValue.self, from: $0) },
-                         suggestedRotation: rec.suggestedRotation,
+                         suggestedRotation: faceResults[idx]?.suggestedRotation,
                          people: u.flatMap { i in peopleOf[i] })
         }
         clusters = zip(r.clustering.clusters, sel.bestOfGroup).map { c, best in

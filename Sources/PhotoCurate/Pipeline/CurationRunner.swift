@@ -134,10 +134,11 @@ public final class CurationRunner {
         t0 = Date()
         let selectInputs = usable.map { i -> SelectInput in
             let r = records[i], f = r.facts!
+            let faces = r.faceResult  // decoded once: it is stored as JSON bytes
             let label = f.timeTrusted ? f.captureTime.flatMap { t in CaptureTime.localHour(iso: t).map { _ in String(t.dropFirst(11).prefix(5)) } } : nil
             return SelectInput(path: r.file.path, technical: r.quality!, localHour: f.timeTrusted ? f.captureTime.flatMap(CaptureTime.localHour(iso:)) : nil,
                                timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, detail: r.detail, damaged: f.damaged,
-                               timeTrusted: f.timeTrusted, faces: r.faces, suggestedRotation: r.suggestedRotation)
+                               timeTrusted: f.timeTrusted, faces: faces?.faces, suggestedRotation: faces?.suggestedRotation)
         }
         let selection = try SelectStage(parameters: p.parameters(SelectStage.id)).run((selectInputs, clustering))
         timings["select"] = Date().timeIntervalSince(t0)
