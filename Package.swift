@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         // C bindings: each holds only what Swift cannot reach by itself.
@@ -52,12 +53,23 @@ let package = Package(
         .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", .product(name: "Logging", package: "swift-log")]),
         // Faces: an optional analyzer that runs models; registers itself into the engine.
         .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", "CDlibShim", "CBLAS", .product(name: "Logging", package: "swift-log")]),
+        // Exhibit: a curated run → offline gallery, narrated tour and a curator that answers from facts.
+        .target(name: "PhotoCurateExhibit", dependencies: [
+            "PhotoCurate", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The HTTP layer (Hummingbird): the only target that depends on a server framework.
+        .target(name: "PhotoCurateServer", dependencies: [
+            "PhotoCurateExhibit", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Labelled trip generator, scorer and throughput harness.
         .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
         .executableTarget(
             name: "photocurate",
             dependencies: [
                 "PhotoCurate", "PhotoCurateBench", "PhotoCurateModels", "PhotoCurateFaces",
+                "PhotoCurateExhibit", "PhotoCurateServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +80,7 @@ let package = Package(
             dependencies: ["PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PhotoCurateModelsTests", dependencies: ["PhotoCurateModels", "CZlib"]),
+        .testTarget(name: "PhotoCurateExhibitTests", dependencies: ["PhotoCurateExhibit", "PhotoCurate", "PhotoCurateTestSupport"]),
         .testTarget(name: "PhotoCurateFacesTests", dependencies: ["PhotoCurateFaces", "PhotoCurate", "PhotoCurateModels"]),
     ],
     swiftLanguageModes: [.v5]

@@ -3,6 +3,7 @@ import Foundation
 import PhotoCurate
 import PhotoCurateFaces
 import PhotoCurateModels
+import PhotoCurateExhibit
 
 /// The `photocurate` command line.
 ///
@@ -19,7 +20,7 @@ struct Photocurate: AsyncParsableCommand {
         1 fatal error (nothing usable was written); 64 usage error; 130 interrupted (computed results stay cached).
         """,
         version: Manifest.toolVersion,
-        subcommands: [RunCommand.self, InspectCommand.self, CacheCommand.self, StagesCommand.self, ModelsCommand.self, BenchCommand.self],
+        subcommands: [RunCommand.self, InspectCommand.self, CacheCommand.self, StagesCommand.self, ModelsCommand.self, ExhibitCommand.self, BenchCommand.self],
         defaultSubcommand: nil
     )
 
@@ -27,6 +28,7 @@ struct Photocurate: AsyncParsableCommand {
     static func main() async {
         // One model session per process; each runs single-threaded, `--jobs` photos at a time.
         FacesFeature.register(sessions: ModelSessions(threads: 1))
+        ExhibitFeature.register()
         await main(nil)
     }
 }

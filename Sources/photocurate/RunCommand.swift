@@ -128,7 +128,8 @@ struct RunCommand: AsyncParsableCommand {
             try Exporter(outDir: out).write(manifest, csv: exportParams.int("csv") == 1,
                                             contactSheet: exportParams.int("contactSheet") == 1 && !manifest.picks.isEmpty,
                                             thumbnail: exportParams.int("thumbnailSize"),
-                                            picks: copy ? .copy : link ? .link : nil)
+                                            picks: copy ? .copy : link ? .link : nil,
+                                            stages: definition.outputStages, root: result.root)
         } catch {
             throw fail("outputs not written to \(out): \((error as? PhotoError)?.description ?? AtomicFile.reason(error))")
         }

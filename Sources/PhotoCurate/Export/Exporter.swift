@@ -17,7 +17,8 @@ public struct Exporter {
 
     public init(outDir: String) { self.outDir = outDir }
 
-    public func write(_ m: Manifest, csv: Bool = true, contactSheet: Bool = true, thumbnail: Int = 320, picks: PickMode? = nil) throws {
+    public func write(_ m: Manifest, csv: Bool = true, contactSheet: Bool = true, thumbnail: Int = 320, picks: PickMode? = nil,
+                      stages: [(plugin: OutputStagePlugin, parameters: Parameters)] = [], root: String = "") throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: outDir, withIntermediateDirectories: true)
         // Staging left by a killed run (the lock says none is running now).
@@ -33,8 +34,15 @@ public struct Exporter {
         if contactSheet { try ContactSheet(thumbnail: thumbnail).write(picks: m.picks, to: staging + "/contact-sheet.jpg") }
         if let picks { try stage.exportPicks(m, mode: picks) }
         if !m.people.isEmpty { try stage.exportPeople(m, thumbnail: thumbnail) }
+        let context = OutputContext(manifest: m, root: root)
+        for (plugin, parameters) in stages {
+            do { try plugin.write(parameters, context, staging) } catch {
+                throw PhotoError.io(path: outDir + "/" + (plugin.outputs.first ?? plugin.id), reason: "the \(plugin.id) stage failed: \((error as? PhotoError)?.description ?? "\(error)")")
+            }
+        }
         // Into place: folders swapped whole, then files, the manifest last.
-        for name in ["picks", "people", "contact-sheet.jpg", "manifest.csv", "manifest.json"] {
+        let owned = OutputStageRegistry.all.flatMap(\.outputs)
+        for name in ["picks", "people"] + owned + ["contact-sheet.jpg", "manifest.csv", "manifest.json"] {
             let new = staging + "/" + name, old = outDir + "/" + name
             let aside = outDir + "/.old-\(getpid())-" + name
             if fm.fileExists(atPath: old) { try? fm.removeItem(atPath: aside); try fm.moveItem(atPath: old, toPath: aside) }

@@ -29,7 +29,9 @@ public enum StageCatalog {
         Entry(id: ClusterStage.id, version: ClusterStage.version, summary: "moments and visual groups", parameters: ClusterStage.parameterSpecs),
         Entry(id: SelectStage.id, version: SelectStage.version, summary: "scores, best per group, diverse top N", parameters: SelectStage.parameterSpecs),
         Entry(id: "export", version: 1, summary: "manifest JSON/CSV, contact sheet", parameters: exportParameters),
-    ] }
+    ] + OutputStageRegistry.all.map {
+        Entry(id: $0.id, version: $0.version, summary: $0.summary + " (runs when the pipeline names it)", parameters: $0.parameterSpecs)
+    } }
 
     public static func entry(_ id: String) -> Entry? { entries.first { $0.id == id } }
 }

@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+
+/// The curator: answers questions about an exhibit only from its context packets.
+///
+/// ```swift
+/// let curator = try Curator(exhibit: Exhibit.load(folder: "out/exhibit"))
+/// curator.ask("What camera was used for Harbour at dusk?").answer
+/// // "The camera was a Canon EOS 40D. (work-03, \"Harbour at dusk\")"
+/// curator.ask("What is it worth?").answer   // "I don't know: the exhibit's context does not say."
+/// ```
+/// Retrieval, not generation: the packets' sentences are indexed with SQLite
+/// FTS5 (BM25, Porter stemming), each with the words that ask for its field
+/// ("when", "camera", "why" …). An answer is a sentence of the packets, quoted
+/// whole and named by its work. It is given only when the sentence carries
+/// what the question asks for (a field word, if the question has one) and what
+/// it is about (most of its other words); a question with words that no packet
+/// knows, or that asks for an opinion, gets "I don't know".
+public final class Curator: @unchecked Sendable {
+    public static let unknown = "I don't know: the exhibit's context does not say."
+
+    public struct Answer: Codable, Sendable, Equatable {
+        public var answer: String
+        /// false for "I don't know".
+        public var known: Bool
+        /// The supporting sentences, each with the work it belongs to (nil: the exhibit's own facts).
+        public var sources: [Source]
+        public struct Source: Codable, Sendable, Equatable {
+            public var workId: String?
+            public var field: String
+            public var sentence: String
+        }
+    }
+
+    let exhibit: Exhibit
+    let db: DatabaseQueue
+    let rows: [ContextPacket.Sentence]
+    let titles: [String: String]
+
+    public init(exhibit: Exhibit) throws {
+        self.exhibit = exhibit
+        var rows = ContextPacket.sentences(of: exhibit.artist)
+        for e in exhibit.editorials {
+            if !e.theme.isEmpty { rows.append(.init(workId: nil, field: "editorial", text: "The theme of the editorial \"\(e.title)\" is \(e.theme).")) }
+            for s in ContextPacket.split(e.summary) { rows.append(.init(workId: nil, field: "editorial", text: "\(e.title): \(s)")) }
+        }
+        for w in exhibit.works { rows += ContextPacket.sentences(of: w) }
+        self.rows = rows
+        titles = Dictionary(exhibit.works.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+        db = try DatabaseQueue()
+        try db.write { d in
+            try d.execute(sql: "CREATE VIRTUAL TABLE idx USING fts5(text, hints, name, tokenize = 'porter unicode61 remove_diacritics 2')")
+            for (k, r) in rows.enumerated() {
+                var name = ""
+                if let wid = r.workId {
+                    let number = wid.split(separator: "-").last.map { String(Int($0) ?? 0) } ?? ""
+                    name = "\(self.titles[wid] ?? "") \(wid) \(number)"
+                } else if r.field == "editorial" {
+                    name = "editorial"
+                } else {
+                    name = exhibit.artist.name
+                }
+                try d.execute(sql: "INSERT INTO idx(rowid, text, hints, name) VALUES (?, ?, ?, ?)",
+                              arguments: [k + 1, r.text, Self.hints(for: r), name])
+            }
+        }
+    }
+
+    /// The words a question uses to ask for this sentence's kind of fact.
+    static func hints(for r: ContextPacket.Sentence) -> String {
+        switch r.field {
+        case "title": return "title titled called"
+        case "year": return "year when"
+        case "medium": return "medium format kind type size big large pixels resolution dimensions file"
+        case "summary": return "what describe description about depicts depict subject shows show see look looks colour colours color colors"
+        case "story": return "story why background happened context behind"
+        case "technique": return "technique how made settings setting equipment gear"
+        case "date": return "when date day time taken where place location coordinates gps"
+        case "moment": return "moment burst series when taken"
+        case "reasons": return "why picked pick chosen choose selected selection reason reasons"
+        case "people": return "who people person persons faces"
+        case "camera": return "camera technique equipment gear shot"
+        case "lens": return "lens technique equipment"
+        case "exposure": return "exposure shutter speed aperture iso settings technique"
+        case "focal": return "focal length zoom technique"
+        case "tags": return "tags tag keywords keyword subjects topics"
+        case "quote": return "quote quotation said say says words saying"
+        case "artist": return "artist who photographer author creator made took name"
+        case "mission": return "mission aim goal purpose statement intent intention artist"
+        case "bio": return "bio biography who background life living job profession occupation where artist photographer"
+        case "themes": return "themes theme topics artist"
+        case "editorial": return "editorial section chapter theme group"
+        default: return ""
+        }
+    }
+
+    /// When several sentences answer equally well: descriptions before derived facts, tags last.
+    static let prior: [String: Int] = ["summary": 0, "story": 1, "date": 2, "reasons": 3, "moment": 4, "quote": 4, "camera": 5, "lens": 5,
+                                       "exposure": 5, "focal": 5, "technique": 5, "people": 5, "title": 6, "year": 7, "medium": 8, "tags": 9]
+
+    static let stopwords: Set<String> = Set("""
+    a an the of for in on at to by with and or from into onto about as is are was were be been being it its it's this that these those \
+    there here what which whose whom does did do done can could would should will shall may might must tell me us please i you your \
+    we our they their them he she his her him my mine any some much many more most very just also than then so such know let \
+    photo photos photograph photographs picture pictures image images work works piece exhibit exhibition one give \
+    say anything something have has had get got go goes going went come comes came belong belongs belonging use used using \
+    really exactly kind sort there's photographed photographing pictured shown
+    """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+
+    /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
+    static let irregular: [String: [String]] = [
+        "find": ["found"], "found": ["find"], "take": ["took", "taken"], "took": ["take", "taken"], "taken": ["take", "took"],
+        "make": ["made"], "made": ["make"], "see": ["saw", "seen"], "begin": ["began", "begun"], "began": ["begin"],
+        "shoot": ["shot"], "shot": ["shoot"], "hang": ["hung"], "hung": ["hang"], "wait": ["waited"],
+        "meet": ["met"], "sit": ["sat"], "spend": ["spent"], "spent": ["spend"], "buy": ["bought"], "think": ["thought"],
+    ]
+
+    /// Wh-words ask for a kind of fact, but a sentence can answer without containing the hint.
+    static let softField: Set<String> = ["where", "when", "who", "why", "how", "what"]
+
+    /// Questions that ask for a judgement: the packets hold facts, not opinions.
+    static let opinion = try! NSRegularExpression(pattern:
+        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b"#,
+        options: [.caseInsensitive])
+
+    static func terms(_ q: String) -> [String] {
+        var seen = Set<String>(), out: [String] = []
+        let lowered = q.lowercased().replacingOccurrences(of: "’", with: "'")
+        for raw in lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }) {
+            var t = String(raw)
+            if t.hasSuffix("'s") { t.removeLast(2) }
+            t = t.replacingOccurrences(of: "'", with: "")
+            if t.isEmpty || stopwords.contains(t) { continue }
+            if t.count == 1, !(t.first!.isNumber) { continue }
+            if seen.insert(t).inserted { out.append(t) }
+        }
+        return out
+    }
+
+    func matching(_ column: String?, _ term: String) throws -> Set<Int> {
+        let q = (column.map { "\($0) : " } ?? "") + "\"\(term.replacingOccurrences(of: "\"", with: ""))\""
+        return try db.read { d in Set(try Int.fetchAll(d, sql: "SELECT rowid FROM idx WHERE idx MATCH ?", arguments: [q])) }
+    }
+
+    /// Answers one question; `workId` is the work on screen ("this photo"), if any.
+    public func ask(_ question: String, workId: String? = nil) -> Answer {
+        let dontKnow = Answer(answer: Self.unknown, known: false, sources: [])
+        let q = question.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !q.isEmpty, q.count <= 2000 else { return dontKnow }
+        if Self.opinion.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)) != nil { return dontKnow }
+        var terms = Self.terms(q)
+        // "work 12" / "work-12" names a work by number: one this exhibit does not have is unknown.
+        var namedByNumber: String? = nil
+        if let m = q.range(of: #"(?i)\bwork[ -]?0*([0-9]+)\b"#, options: .regularExpression) {
+            let n = Int(q[m].filter(\.isNumber)) ?? 0
+            guard let w = exhibit.works.first(where: { Int($0.id.split(separator: "-").last ?? "") == n }) else { return dontKnow }
+            namedByNumber = w.id
+            terms.removeAll { Int($0) == n }
+        }
+        guard !terms.isEmpty || namedByNumber != nil else { return dontKnow }
+        do {
+            var inText: [String: Set<Int>] = [:], inHints: [String: Set<Int>] = [:], inName: [String: Set<Int>] = [:]
+            for t in terms {
+                var text = try matching("text", t), name = try matching("name", t)
+                for v in Self.irregular[t] ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
+                inText[t] = text; inHints[t] = try matching("hints", t); inName[t] = name
+            }
+            // A word no packet knows is something the exhibit does not cover.
+            if terms.contains(where: { inText[$0]!.isEmpty && inHints[$0]!.isEmpty && inName[$0]!.isEmpty }) { return dontKnow }
+            let fieldTerms = terms.filter { !inHints[$0]!.isEmpty }
+            let hardField = fieldTerms.filter { !Self.softField.contains($0) }
+            let subjectTerms = terms.filter { !fieldTerms.contains($0) }
+
+            // Which work the question is about: by title or number, else by where its words are.
+            let naming = Set(subjectTerms.filter { t in inName[t]!.contains { rows[$0 - 1].workId != nil } })
+            var namedCount: [String: Int] = [:]
+            for t in naming { for r in inName[t]! { if let w = rows[r - 1].workId { namedCount[w, default: 0] += 1 } } }
+            let most = namedCount.values.max() ?? 0
+            var namedWorks = Set(namedCount.filter { $0.value == most && most > 0 }.map(\.key))
+            if let n = namedByNumber { namedWorks = [n] }
+            let rest = subjectTerms.filter { !naming.contains($0) || namedWorks.isEmpty }
+            var workCover: [String: Int] = [:]
+            for w in exhibit.works {
+                let ids = Set(rows.indices.filter { rows[$0].workId == w.id }.map { $0 + 1 })
+                workCover[w.id] = rest.filter { t in !inText[t]!.isDisjoint(with: ids) || !inName[t]!.isDisjoint(with: ids) }.count
+            }
+            func enough(_ hit: Int, _ total: Int) -> Bool { total == 0 || Double(hit) / Double(total) >= (total >= 3 ? 0.6 : 0.99) }
+
+            struct Scored { var row: Int; var fieldHit: Int; var hardHit: Int; var restHit: Int; var full: Bool }
+            var scored: [Scored] = []
+            for k in rows.indices {
+                let row = k + 1, r = rows[k]
+                let fieldHit = fieldTerms.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
+                let hardHit = hardField.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
+                if !hardField.isEmpty && hardHit == 0 { continue }
+                let restHit = rest.filter { inText[$0]!.contains(row) || inName[$0]!.contains(row) }.count
+                if let w = r.workId {
+                    if !namedWorks.isEmpty && !namedWorks.contains(w) { continue }
+                    if namedWorks.isEmpty, let current = workId, w != current, rest.isEmpty { continue }
+                    // The work must carry what the question is about, somewhere in its packet.
+                    if !enough(workCover[w] ?? 0, rest.count) { continue }
+                } else {
+                    // The exhibit's own facts: they must carry the question's words themselves, and when a
+                    // work is named they answer only what they are for ("who took it?").
+                    if !enough(restHit, rest.count) { continue }
+                    if !namedWorks.isEmpty && hardHit == 0 { continue }
+                }
+                if fieldTerms.isEmpty && restHit == 0 { continue }
+                // A sentence that says all the question is about answers a wh-question only if it has that kind of answer in it.
+                let full = !rest.isEmpty && restHit == rest.count && (fieldHit > 0 || fieldTerms.allSatisfy { Self.hasAnswer(to: $0, in: r.text) })
+                scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, restHit: restHit, full: full))
+            }
+            guard !scored.isEmpty else { return dontKnow }
+            // A wh-question with no hint in a sentence still needs a sentence that says it all.
+            let good = scored.filter { s in fieldTerms.isEmpty || s.fieldHit > 0 || s.full }
+            guard !good.isEmpty else { return dontKnow }
+            let rank = try bm25(terms)
+            let sorted = good.sorted { a, b in
+                if a.hardHit != b.hardHit { return a.hardHit > b.hardHit }
+                if a.full != b.full { return a.full }
+                if a.fieldHit != b.fieldHit { return a.fieldHit > b.fieldHit }
+                if a.restHit != b.restHit { return a.restHit > b.restHit }
+                let pa = Self.prior[rows[a.row - 1].field] ?? 5, pb = Self.prior[rows[b.row - 1].field] ?? 5
+                if pa != pb { return pa < pb }
+                let ra = rank[a.row] ?? 0, rb = rank[b.row] ?? 0
+                return ra != rb ? ra < rb : a.row < b.row
+            }
+            let top = sorted[0]
+            // Several works answer a question that names none: up to three, each named.
+            var chosen = [top]
+            if namedWorks.isEmpty, workId == nil, rows[top.row - 1].workId != nil {
+                for s in sorted.dropFirst() where s.hardHit == top.hardHit && s.full == top.full && s.fieldHit == top.fieldHit
+                    && s.restHit == top.restHit && rows[s.row - 1].field == rows[top.row - 1].field && chosen.count < 3
+                    && !chosen.contains(where: { rows[$0.row - 1].workId == rows[s.row - 1].workId }) {
+                    chosen.append(s)
+                }
+            }
+            let sources = chosen.map { s -> Answer.Source in let r = rows[s.row - 1]; return .init(workId: r.workId, field: r.field, sentence: r.text) }
+            return Answer(answer: sources.map(cite).joined(separator: " "), known: true, sources: sources)
+        } catch {
+            return dontKnow
+        }
+    }
+
+    /// Whether a sentence holds the kind of thing a wh-word asks for (a time, a place, a person, a cause).
+    static func hasAnswer(to wh: String, in text: String) -> Bool {
+        let pattern: String
+        switch wh {
+        case "when": pattern = #"\b(\d{1,2}:\d{2}|\d{4}|January|February|March|April|May|June|July|August|September|October|November|December|morning|afternoon|evening|night|dawn|dusk|noon|midday|day|week|month|year|spring|summer|autumn|winter|before|after|during|while)\b"#
+        case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]|\w+ (stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
+        case "who": pattern = #"\b([A-Z][a-z]+ [A-Z][a-z]+|person|people|she|he|they|artist|photographer|fisherman|woman|man)\b"#
+        case "why": pattern = #"\b(because|so that|to keep|to |for |since|as )"#
+        default: return true
+        }
+        return text.range(of: pattern, options: .regularExpression) != nil
+    }
+
+    func cite(_ s: Answer.Source) -> String {
+        guard let w = s.workId else { return "\(s.sentence) (\(s.field == "editorial" ? "the editorials" : "the artist's statement"))" }
+        let t = titles[w] ?? ""
+        return "\(s.sentence) (\(w)\(t.isEmpty ? "" : ", \"\(t)\""))"
+    }
+
+    /// BM25 of every row that matches any term (lower is better), weighting the sentence over its hints and name.
+    func bm25(_ terms: [String]) throws -> [Int: Double] {
+        let q = terms.map { "\"\($0)\"" }.joined(separator: " OR ")
+        return try db.read { d in
+            var out: [Int: Double] = [:]
+            for row in try Row.fetchAll(d, sql: "SELECT rowid, bm25(idx, 1.0, 0.5, 0.8) AS r FROM idx WHERE idx MATCH ?", arguments: [q]) {
+                out[row["rowid"]] = row["r"]
+            }
+            return out
+        }
+    }
+
+    /// Every sentence the curator may quote, as the packets give them.
+    public var sentences: [String] { rows.map(\.text) }
+}
