@@ -74,7 +74,7 @@ public struct ContextPacket: Sendable, Equatable {
     static func kind(of s: String, in field: String) -> String {
         if s.contains(" was taken on ") || s.range(of: #" was taken (in|at) "#, options: .regularExpression) != nil { return "date" }
         if s.hasPrefix("It comes from a moment of ") { return "moment" }
-        if s.hasPrefix("photocurate picked it") { return "reasons" }
+        if s.hasPrefix("It was picked by photocurate") { return "reasons" }
         if s.contains("recognised across the trip") { return "people" }
         if s.hasPrefix("The camera was ") { return "camera" }
         if s.hasPrefix("The lens was ") { return "lens" }

@@ -186,12 +186,14 @@ public final class Curator: @unchecked Sendable {
             }
             func enough(_ hit: Int, _ total: Int) -> Bool { total == 0 || Double(hit) / Double(total) >= (total >= 3 ? 0.6 : 0.99) }
 
-            struct Scored { var row: Int; var fieldHit: Int; var hardHit: Int; var restHit: Int; var full: Bool }
+            struct Scored { var row: Int; var fieldHit: Int; var hardHit: Int; var hintHit: Int; var restHit: Int; var full: Bool }
             var scored: [Scored] = []
             for k in rows.indices {
                 let row = k + 1, r = rows[k]
                 let fieldHit = fieldTerms.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
                 let hardHit = hardField.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
+                // A hint says the sentence is that kind of fact; the word in its text only may be a passing mention.
+                let hintHit = fieldTerms.filter { inHints[$0]!.contains(row) }.count
                 if !hardField.isEmpty && hardHit == 0 { continue }
                 let restHit = rest.filter { inText[$0]!.contains(row) || inName[$0]!.contains(row) }.count
                 if let w = r.workId {
@@ -208,7 +210,7 @@ public final class Curator: @unchecked Sendable {
                 if fieldTerms.isEmpty && restHit == 0 { continue }
                 // A sentence that says all the question is about answers a wh-question only if it has that kind of answer in it.
                 let full = !rest.isEmpty && restHit == rest.count && (fieldHit > 0 || fieldTerms.allSatisfy { Self.hasAnswer(to: $0, in: r.text) })
-                scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, restHit: restHit, full: full))
+                scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, hintHit: hintHit, restHit: restHit, full: full))
             }
             guard !scored.isEmpty else { return dontKnow }
             // A wh-question with no hint in a sentence still needs a sentence that says it all.
@@ -218,6 +220,7 @@ public final class Curator: @unchecked Sendable {
             let sorted = good.sorted { a, b in
                 if a.hardHit != b.hardHit { return a.hardHit > b.hardHit }
                 if a.full != b.full { return a.full }
+                if a.hintHit != b.hintHit { return a.hintHit > b.hintHit }
                 if a.fieldHit != b.fieldHit { return a.fieldHit > b.fieldHit }
                 if a.restHit != b.restHit { return a.restHit > b.restHit }
                 let pa = Self.prior[rows[a.row - 1].field] ?? 5, pb = Self.prior[rows[b.row - 1].field] ?? 5
@@ -247,7 +250,7 @@ public final class Curator: @unchecked Sendable {
         let pattern: String
         switch wh {
         case "when": pattern = #"\b(\d{1,2}:\d{2}|\d{4}|January|February|March|April|May|June|July|August|September|October|November|December|morning|afternoon|evening|night|dawn|dusk|noon|midday|day|week|month|year|spring|summer|autumn|winter|before|after|during|while)\b"#
-        case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]|\w+ (stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
+        case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]|(\w+ ){0,3}(stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
         case "who": pattern = #"\b([A-Z][a-z]+ [A-Z][a-z]+|person|people|she|he|they|artist|photographer|fisherman|woman|man)\b"#
         case "why": pattern = #"\b(because|so that|to keep|to |for |since|as )"#
         default: return true

@@ -117,7 +117,7 @@ public struct ExhibitBuilder: Sendable {
             }
         }
         let why = pick.reasons.filter { !$0.hasPrefix("rank ") }
-        if !why.isEmpty { story.append("photocurate picked it for these reasons: \(why.joined(separator: "; ")).") }
+        if !why.isEmpty { story.append("It was picked by photocurate for these reasons: \(why.joined(separator: "; ")).") }
         if let people = photo.people, !people.isEmpty {
             story.append("\(people.count == 1 ? "One person" : "\(people.count) people") recognised across the trip appear\(people.count == 1 ? "s" : "") in it: \(people.joined(separator: ", ")).")
         }
