@@ -102,12 +102,14 @@ public enum ExhibitError: Error, CustomStringConvertible {
     case notAnExhibit(String, String)
     case badUserFile(String, String)
     case voice(String)
+    case provider(String)
 
     public var description: String {
         switch self {
         case .notAnExhibit(let f, let why): return "\(f) is not an exhibit folder: \(why)"
         case .badUserFile(let f, let why): return "\(f): \(why)"
         case .voice(let why): return "voice: \(why)"
+        case .provider(let why): return why
         }
     }
 

@@ -71,9 +71,9 @@ public struct LLMCurator: Sendable {
         let text: String
         do {
             let (data, status) = try await transport(request)
-            guard (200..<300).contains(status) else { throw ExhibitError.voice("HTTP \(status)") }
+            guard (200..<300).contains(status) else { throw ExhibitError.provider("HTTP \(status)") }
             guard let content = try JSONDecoder().decode(Reply.self, from: data).choices?.first?.message?.content else {
-                throw ExhibitError.voice("the reply has no choices[0].message.content")
+                throw ExhibitError.provider("the reply has no choices[0].message.content")
             }
             text = content.trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
