@@ -45,7 +45,8 @@ public struct ExhibitStage: Sendable {
 
     /// The plugin the CLI registers; `pipelines/exhibit.yml` names it.
     public static let plugin = OutputStagePlugin(id: id, version: version, summary: "offline gallery, narrated tour and curator context",
-                                                 parameterSpecs: parameterSpecs, outputs: ["exhibit"]) { parameters, context, dir in
+                                                 parameterSpecs: parameterSpecs, outputs: ["exhibit"],
+                                                 check: { _, root in _ = try UserFacts.load(folder: root) }) { parameters, context, dir in
         _ = try ExhibitStage(parameters: parameters).write(context, into: dir + "/exhibit")
     }
 

@@ -94,6 +94,10 @@ struct RunCommand: AsyncParsableCommand {
         if access(out, W_OK) != 0 {
             throw fail("--out \(out) is not writable (\(String(cString: strerror(errno)))): choose a folder you can write to", code: ExitStatus.fatal)
         }
+        // Files the output stages will read (works.yml, …) are checked now, not after the analysis.
+        for (plugin, parameters) in definition.outputStages {
+            do { try plugin.check(parameters, folder) } catch { throw fail("\(plugin.id): \(error)", code: ExitStatus.usage) }
+        }
         let lock: OutputLock
         do { lock = try OutputLock(folder: out) } catch { throw fail("\(error)", code: ExitStatus.fatal) }
         defer { withExtendedLifetime(lock) {} }

@@ -24,9 +24,14 @@ public struct OutputStagePlugin: Sendable {
     /// make them removes stale ones, so no output of another run is left behind.
     public let outputs: [String]
     public let write: @Sendable (Parameters, OutputContext, String) throws -> Void
+    /// Checks what the stage will read from the photo folder (files the user wrote) before any
+    /// analysis, so that a mistake there is reported at once, not after the whole run.
+    public let check: @Sendable (Parameters, String) throws -> Void
 
     public init(id: String, version: Int, summary: String, parameterSpecs: [ParameterSpec], outputs: [String],
+                check: @escaping @Sendable (Parameters, String) throws -> Void = { _, _ in },
                 write: @escaping @Sendable (Parameters, OutputContext, String) throws -> Void) {
+        self.check = check
         self.id = id
         self.version = version
         self.summary = summary
