@@ -44,7 +44,14 @@ public final class Curator: @unchecked Sendable {
             if !e.theme.isEmpty { rows.append(.init(workId: nil, field: "editorial", text: "The theme of the editorial \"\(e.title)\" is \(e.theme).")) }
             for s in ContextPacket.split(e.summary) { rows.append(.init(workId: nil, field: "editorial", text: "\(e.title): \(s)")) }
         }
-        for w in exhibit.works { rows += ContextPacket.sentences(of: w) }
+        let editorialOf = Dictionary(exhibit.editorials.flatMap { e in e.works.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+        for w in exhibit.works {
+            rows += ContextPacket.sentences(of: w)
+            // The packet's [Editorial: …] header, as a sentence of its own.
+            if let e = editorialOf[w.id] {
+                rows.append(.init(workId: w.id, field: "editorialOf", text: "\(w.title.isEmpty ? w.id : "\"\(w.title)\"") is in the editorial \"\(e.title)\"."))
+            }
+        }
         self.rows = rows
         titles = Dictionary(exhibit.works.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         db = try DatabaseQueue()
@@ -89,22 +96,24 @@ public final class Curator: @unchecked Sendable {
         case "mission": return "mission aim goal purpose statement intent intention artist"
         case "bio": return "bio biography who background life living job profession occupation where artist photographer"
         case "themes": return "themes theme topics artist"
-        case "editorial": return "editorial section chapter theme group"
+        case "editorial": return "editorial section chapter theme group part"
+        case "editorialOf": return "editorial section chapter group part belongs"
         default: return ""
         }
     }
 
     /// When several sentences answer equally well: descriptions before derived facts, tags last.
     static let prior: [String: Int] = ["summary": 0, "story": 1, "date": 2, "reasons": 3, "moment": 4, "quote": 4, "camera": 5, "lens": 5,
-                                       "exposure": 5, "focal": 5, "technique": 5, "people": 5, "title": 6, "year": 7, "medium": 8, "tags": 9]
+                                       "exposure": 5, "focal": 5, "technique": 5, "people": 5, "title": 6, "year": 7, "medium": 8, "tags": 9,
+                                       "artist": 1, "mission": 2, "themes": 3, "bio": 6, "editorialOf": 8]
 
     static let stopwords: Set<String> = Set("""
-    a an the of for in on at to by with and or from into onto about as is are was were be been being it its it's this that these those \
+    a an the of for in on at to by with and or from into onto as is are was were be been being it its it's this that these those \
     there here what which whose whom does did do done can could would should will shall may might must tell me us please i you your \
     we our they their them he she his her him my mine any some much many more most very just also than then so such know let \
     photo photos photograph photographs picture pictures image images work works piece exhibit exhibition one give \
-    say anything something have has had get got go goes going went come comes came belong belongs belonging use used using \
-    really exactly kind sort there's photographed photographing pictured shown
+    anything something have has had get got go goes going went come comes came belong belongs belonging use used using \
+    really exactly kind sort like there's photographed photographing pictured shown
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -162,7 +171,7 @@ public final class Curator: @unchecked Sendable {
             var inText: [String: Set<Int>] = [:], inHints: [String: Set<Int>] = [:], inName: [String: Set<Int>] = [:]
             for t in terms {
                 var text = try matching("text", t), name = try matching("name", t)
-                for v in Self.irregular[t] ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
+                for v in Self.irregular[t] ?? Self.irregular[String(t.dropLast())].map({ _ in Self.irregular[String(t.dropLast())]! }) ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
                 inText[t] = text; inHints[t] = try matching("hints", t); inName[t] = name
             }
             // A word no packet knows is something the exhibit does not cover.
@@ -172,11 +181,13 @@ public final class Curator: @unchecked Sendable {
             let subjectTerms = terms.filter { !fieldTerms.contains($0) }
 
             // Which work the question is about: by title or number, else by where its words are.
-            let naming = Set(subjectTerms.filter { t in inName[t]!.contains { rows[$0 - 1].workId != nil } })
-            var namedCount: [String: Int] = [:]
-            for t in naming { for r in inName[t]! { if let w = rows[r - 1].workId { namedCount[w, default: 0] += 1 } } }
-            let most = namedCount.values.max() ?? 0
-            var namedWorks = Set(namedCount.filter { $0.value == most && most > 0 }.map(\.key))
+            // A work is named when every word of its title is in the question ("Red Square", not just "square").
+            let asked = Set(terms)
+            var namedWorks = Set(exhibit.works.filter { w in
+                let words = Self.terms(w.title)
+                return !words.isEmpty && words.allSatisfy(asked.contains)
+            }.map(\.id))
+            let naming = Set(exhibit.works.filter { namedWorks.contains($0.id) }.flatMap { Self.terms($0.title) })
             if let n = namedByNumber { namedWorks = [n] }
             let rest = subjectTerms.filter { !naming.contains($0) || namedWorks.isEmpty }
             var workCover: [String: Int] = [:]
@@ -205,11 +216,12 @@ public final class Curator: @unchecked Sendable {
                     // The exhibit's own facts: they must carry the question's words themselves, and when a
                     // work is named they answer only what they are for ("who took it?").
                     if !enough(restHit, rest.count) { continue }
-                    if !namedWorks.isEmpty && hardHit == 0 { continue }
+                    if !namedWorks.isEmpty && hardField.allSatisfy({ !inHints[$0]!.contains(row) }) { continue }
                 }
-                if fieldTerms.isEmpty && restHit == 0 { continue }
+                // A question that only names a work ("what is Red Square?") is answered by what it shows.
+                if fieldTerms.isEmpty && restHit == 0 && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
                 // A sentence that says all the question is about answers a wh-question only if it has that kind of answer in it.
-                let full = !rest.isEmpty && restHit == rest.count && (fieldHit > 0 || fieldTerms.allSatisfy { Self.hasAnswer(to: $0, in: r.text) })
+                let full = !rest.isEmpty && restHit == rest.count && fieldTerms.filter(Self.softField.contains).allSatisfy { Self.hasAnswer(to: $0, in: r.text) }
                 scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, hintHit: hintHit, restHit: restHit, full: full))
             }
             guard !scored.isEmpty else { return dontKnow }
@@ -221,6 +233,9 @@ public final class Curator: @unchecked Sendable {
                 if a.hardHit != b.hardHit { return a.hardHit > b.hardHit }
                 if a.full != b.full { return a.full }
                 if a.hintHit != b.hintHit { return a.hintHit > b.hintHit }
+                // A named work's own sentences before the exhibit's general ones.
+                let wa = rows[a.row - 1].workId != nil, wb = rows[b.row - 1].workId != nil
+                if !namedWorks.isEmpty && wa != wb { return wa }
                 if a.fieldHit != b.fieldHit { return a.fieldHit > b.fieldHit }
                 if a.restHit != b.restHit { return a.restHit > b.restHit }
                 let pa = Self.prior[rows[a.row - 1].field] ?? 5, pb = Self.prior[rows[b.row - 1].field] ?? 5
@@ -251,7 +266,7 @@ public final class Curator: @unchecked Sendable {
         switch wh {
         case "when": pattern = #"\b(\d{1,2}:\d{2}|\d{4}|January|February|March|April|May|June|July|August|September|October|November|December|morning|afternoon|evening|night|dawn|dusk|noon|midday|day|week|month|year|spring|summer|autumn|winter|before|after|during|while)\b"#
         case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]|(\w+ ){0,3}(stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
-        case "who": pattern = #"\b([A-Z][a-z]+ [A-Z][a-z]+|person|people|she|he|they|artist|photographer|fisherman|woman|man)\b"#
+        case "who": pattern = #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#
         case "why": pattern = #"\b(because|so that|to keep|to |for |since|as )"#
         default: return true
         }

@@ -73,7 +73,8 @@ public struct StableHash: Sendable {
     /// Hash of a whole file, read in 1 MiB chunks so memory stays flat.
     public static func file(at path: String) throws -> String {
         guard let fh = RawPath.reading(path) else {
-            throw PhotoError.unreadable(path: path, reason: "cannot open for reading")
+            // The system's reason (permission denied, no such file…), read before anything resets errno.
+            throw PhotoError.unreadable(path: path, reason: "cannot open for reading: \(String(cString: strerror(errno)).lowercased())")
         }
         defer { try? fh.close() }
         var h = StableHash()
