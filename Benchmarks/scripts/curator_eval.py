@@ -5,7 +5,7 @@ import json, os, subprocess, sys
 ex=sys.argv[1]; qf=sys.argv[2]
 d=json.load(open(qf))
 def ask(q):
-    return subprocess.run(['os.environ.get("PHOTOCURATE", ".build/release/photocurate")','exhibit','ask',ex,q],capture_output=True,text=True).stdout.strip()
+    return subprocess.run([os.environ.get("PHOTOCURATE", ".build/release/photocurate"),'exhibit','ask',ex,q],capture_output=True,text=True).stdout.strip()
 ok=0;n=0
 for x in d['answerable']:
     a=ask(x['q'])
