@@ -174,7 +174,16 @@ public struct Manifest: Codable, Sendable {
             Cluster(id: c.id, moment: c.moment, photos: c.photos.map { usablePaths[$0] }, representative: usablePaths[c.representative],
                     best: usablePaths[best], medianTime: c.medianTime, latitude: c.latitude, longitude: c.longitude)
         }
-        moments = r.clustering.moments.map { MomentEntry(id: $0.id, photos: $0.photos.count, start: $0.start, end: $0.end, latitude: $0.latitude, longitude: $0.longitude) }
+        // Start and end as the camera's local times with their offsets, the convention of every other time
+        // here (clustering works on instants and would give them in UTC).
+        moments = r.clustering.moments.map { mo in
+            let timed = mo.photos.compactMap { i -> (Double, String)? in
+                guard let f = r.records[r.usable[i]].facts, f.timeTrusted, let e = f.captureEpoch, let t = f.captureTime else { return nil }
+                return (e, t)
+            }
+            let first = timed.min { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }?.1, last = timed.max { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }?.1
+            return MomentEntry(id: mo.id, photos: mo.photos.count, start: first ?? mo.start, end: last ?? mo.end, latitude: mo.latitude, longitude: mo.longitude)
+        }
         let rec = sel.recommendations
         func paths(_ l: [Int]) -> [String] { l.map { usablePaths[$0] } }
         recommendations = RecommendationPaths(overall: paths(rec.overall), diverse: paths(rec.diverse), byTime: rec.byTime.mapValues(paths),
