@@ -171,7 +171,7 @@ public final class Curator: @unchecked Sendable {
             var inText: [String: Set<Int>] = [:], inHints: [String: Set<Int>] = [:], inName: [String: Set<Int>] = [:]
             for t in terms {
                 var text = try matching("text", t), name = try matching("name", t)
-                for v in Self.irregular[t] ?? Self.irregular[String(t.dropLast())].map({ _ in Self.irregular[String(t.dropLast())]! }) ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
+                for v in Self.irregular[t] ?? Self.irregular[String(t.dropLast())] ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
                 inText[t] = text; inHints[t] = try matching("hints", t); inName[t] = name
             }
             // A word no packet knows is something the exhibit does not cover.

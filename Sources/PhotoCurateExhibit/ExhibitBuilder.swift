@@ -37,20 +37,8 @@ public struct ExhibitBuilder: Sendable {
 
     public func build(_ m: Manifest, metadata: (String) -> PhotoMetadata, user: UserFacts) -> Plan {
         let byPath = Dictionary(m.photos.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        // Moments as the camera's clock read them: the manifest's moment times are instants (UTC),
-        // while each photo's capture time is its local wall clock, which is what a visitor reads.
-        var local: [Int: (String, String)] = [:]
-        for p in m.photos {
-            guard let mo = p.moment, let f = p.facts, f.timeTrusted, let t = f.captureTime else { continue }
-            let span = local[mo]
-            local[mo] = (min(span?.0 ?? t, t), max(span?.1 ?? t, t))
-        }
-        let moments = Dictionary(m.moments.map { mo -> (Int, Manifest.MomentEntry) in
-            var e = mo
-            e.start = local[mo.id]?.0
-            e.end = local[mo.id]?.1
-            return (mo.id, e)
-        }, uniquingKeysWith: { a, _ in a })
+        // The manifest gives moments' start and end as the camera's local times, which is what a visitor reads.
+        let moments = Dictionary(m.moments.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         // Picks in time order (a tour follows the trip); untimed ones after, by rank.
         let picks = m.picks.prefix(maxWorks).compactMap { p in byPath[p.path].map { (p, $0) } }
         let ordered = picks.sorted { a, b in

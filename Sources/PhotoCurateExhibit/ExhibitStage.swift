@@ -62,7 +62,7 @@ public struct ExhibitStage: Sendable {
         // Images: independent, two at a time (each task its own libvips images).
         let works = plan.exhibit.works
         let photos = Dictionary(context.manifest.photos.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        let failures = Failures()
+        let failures = FailureList()
         DispatchQueue.concurrentPerform(iterations: works.count) { k in
             let w = works[k], src = plan.sources[w.id]!
             do {
@@ -144,10 +144,4 @@ public struct ExhibitStage: Sendable {
         try AtomicFile.write(d, to: dest)
     }
 
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [String] = []
-        func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
-        var first: String? { lock.lock(); defer { lock.unlock() }; return list.sorted().first }
-    }
 }

@@ -106,16 +106,17 @@ extension Curator {
             s.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
                 .filter { $0.count >= 3 && !Self.stopwords.contains($0) }
         }
+        // Each packet sentence's words once, not once per sentence of the answer.
+        let have = rows.map { r in Set(words(r.text) + words(titles[r.workId ?? ""] ?? "") + [r.workId ?? ""].flatMap(words)) }
         var sources: [Answer.Source] = []
         for sentence in ContextPacket.split(text) {
             let w = words(sentence)
             if w.isEmpty { continue }
             let numbers = w.filter { $0.first!.isNumber }
             var best: (Int, Double)? = nil
-            for (k, r) in rows.enumerated() {
-                let have = Set(words(r.text) + words(titles[r.workId ?? ""] ?? "") + [r.workId ?? ""].flatMap(words))
-                guard numbers.allSatisfy(have.contains) else { continue }
-                let cover = Double(w.filter(have.contains).count) / Double(w.count)
+            for k in rows.indices {
+                guard numbers.allSatisfy(have[k].contains) else { continue }
+                let cover = Double(w.filter(have[k].contains).count) / Double(w.count)
                 if cover > (best?.1 ?? 0) { best = (k, cover) }
             }
             guard let best, best.1 >= 0.75 else { return nil }

@@ -37,8 +37,9 @@ public struct PhotoMetadata: Sendable, Equatable {
 
     /// The first 512 KiB: every metadata segment of a JPEG sits before the image data.
     static func headerBytes(_ path: String) -> [UInt8]? {
-        guard let data = RawPath.read(path) else { return nil }
-        return [UInt8](data.prefix(512 * 1024))
+        guard let fh = RawPath.reading(path) else { return nil }
+        defer { try? fh.close() }
+        return (try? fh.read(upToCount: 512 * 1024)).map { [UInt8]($0) }
     }
 
     static let firmwareDescriptions: Set<String> = ["OLYMPUS DIGITAL CAMERA", "SONY DSC", "DIGITAL CAMERA", "KONICA MINOLTA DIGITAL CAMERA",

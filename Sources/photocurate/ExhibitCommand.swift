@@ -22,6 +22,15 @@ struct ExhibitCommand: AsyncParsableCommand {
         subcommands: [Build.self, Ask.self, Serve.self]
     )
 
+    /// The model-backed curator for `--llm-url`, if one was given (key from PHOTOCURATE_LLM_KEY, never a file).
+    static func llm(_ urlText: String?, model: String, curator: Curator) throws -> LLMCurator? {
+        guard let urlText else { return nil }
+        guard let url = URL(string: urlText), url.scheme == "http" || url.scheme == "https" else {
+            throw fail("--llm-url \(urlText): not an http(s) URL", code: ExitStatus.usage)
+        }
+        return LLMCurator(curator: curator, endpoint: url, model: model, apiKey: ProcessInfo.processInfo.environment["PHOTOCURATE_LLM_KEY"])
+    }
+
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write an exhibit from an existing run's manifest.json (no analysis).",
@@ -57,12 +66,13 @@ struct ExhibitCommand: AsyncParsableCommand {
             var stage = ExhibitStage(parameters: params)
             stage.artistFile = artist
             stage.worksFile = works
-            let dest = out ?? ((manifest as NSString).deletingLastPathComponent.isEmpty ? "." : (manifest as NSString).deletingLastPathComponent) + "/exhibit"
+            func parent(_ p: String) -> String { let d = (p as NSString).deletingLastPathComponent; return d.isEmpty ? "." : d }
+            let dest = out ?? parent(manifest) + "/exhibit"
             // Written beside, then swapped in: a failure leaves the previous exhibit whole.
             let staging = dest + ".staging-\(getpid())"
             try? FileManager.default.removeItem(atPath: staging)
             do {
-                try FileManager.default.createDirectory(atPath: (dest as NSString).deletingLastPathComponent.isEmpty ? "." : (dest as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: parent(dest), withIntermediateDirectories: true)
                 let ex = try stage.write(OutputContext(manifest: m, root: m.summary.root), into: staging)
                 let aside = dest + ".old-\(getpid())"
                 if FileManager.default.fileExists(atPath: dest) { try FileManager.default.moveItem(atPath: dest, toPath: aside) }
@@ -100,9 +110,8 @@ struct ExhibitCommand: AsyncParsableCommand {
             do { ex = try Exhibit.load(folder: exhibit) } catch { throw fail("\(error)") }
             let curator = try Curator(exhibit: ex)
             let answer: Curator.Answer
-            if let llmUrl {
-                guard let url = URL(string: llmUrl), url.scheme == "http" || url.scheme == "https" else { throw fail("--llm-url \(llmUrl): not an http(s) URL", code: ExitStatus.usage) }
-                answer = await LLMCurator(curator: curator, endpoint: url, model: llmModel, apiKey: ProcessInfo.processInfo.environment["PHOTOCURATE_LLM_KEY"]).ask(question, workId: work, history: [])
+            if let llm = try ExhibitCommand.llm(llmUrl, model: llmModel, curator: curator) {
+                answer = await llm.ask(question, workId: work, history: [])
             } else {
                 answer = curator.ask(question, workId: work)
             }
@@ -135,10 +144,7 @@ struct ExhibitCommand: AsyncParsableCommand {
             let ex: Exhibit
             do { ex = try Exhibit.load(folder: exhibit) } catch { throw fail("\(error)") }
             let curator = try Curator(exhibit: ex)
-            let llm = try llmUrl.map { s -> LLMCurator in
-                guard let url = URL(string: s), url.scheme == "http" || url.scheme == "https" else { throw fail("--llm-url \(s): not an http(s) URL", code: ExitStatus.usage) }
-                return LLMCurator(curator: curator, endpoint: url, model: llmModel, apiKey: ProcessInfo.processInfo.environment["PHOTOCURATE_LLM_KEY"])
-            }
+            let llm = try ExhibitCommand.llm(llmUrl, model: llmModel, curator: curator)
             print("exhibit: http://\(host):\(port)/ (Ctrl-C stops)")
             try await ExhibitServer(folder: exhibit, curator: curator, llm: llm, host: host, port: port).run()
         }

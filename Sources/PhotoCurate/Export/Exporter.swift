@@ -64,19 +64,13 @@ public struct Exporter {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let byPath = Dictionary(m.photos.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         // People are independent: two at a time (each task its own images, as libvips wants).
-        let failures = Failures()
+        let failures = FailureList()
         DispatchQueue.concurrentPerform(iterations: m.people.count) { k in
             do { try exportPerson(m.people[k], m, byPath: byPath, thumbnail: thumbnail) } catch { failures.add("\(m.people[k].id): \(error)") }
         }
         if let first = failures.first { throw PhotoError.io(path: dir, reason: first) }
     }
 
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [String] = []
-        func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
-        var first: String? { lock.lock(); defer { lock.unlock() }; return list.sorted().first }
-    }
 
     private func exportPerson(_ p: Manifest.PersonEntry, _ m: Manifest, byPath: [String: Manifest.Photo], thumbnail: Int) throws {
         // Large enough that the face crop is about 200 px (EXIF orientation applied by the thumbnail).
