@@ -37,6 +37,10 @@ let package = Package(
         // Optimised even in debug builds: dlib's network at -O0 is many times slower.
         .target(name: "CDlibShim", cxxSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dlib")]),
 
+        // OpenCV 4 (Debian libopencv-features2d-dev, libopencv-calib3d-dev): ORB, LSH, homographies, behind a C interface.
+        .target(name: "COpenCVShim", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
+                linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_features2d", "opencv_flann", "opencv_calib3d"].map { .linkedLibrary($0) }),
+
         // The engine: one folder per pipeline stage.
         .target(
             name: "PhotoCurate",
@@ -58,18 +62,23 @@ let package = Package(
             "PhotoCurate", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Albums: record covers in photos → catalog album, context card, scan history.
+        .target(name: "PhotoCurateAlbums", dependencies: [
+            "PhotoCurate", "COpenCVShim", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The HTTP layer (Hummingbird): the only target that depends on a server framework.
         .target(name: "PhotoCurateServer", dependencies: [
             "PhotoCurateExhibit", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Labelled trip generator, scorer and throughput harness.
-        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate"]),
+        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate", "COpenCVShim"]),
         .executableTarget(
             name: "photocurate",
             dependencies: [
                 "PhotoCurate", "PhotoCurateBench", "PhotoCurateModels", "PhotoCurateFaces",
-                "PhotoCurateExhibit", "PhotoCurateServer",
+                "PhotoCurateExhibit", "PhotoCurateServer", "PhotoCurateAlbums",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -14,8 +14,34 @@ struct BenchCommand: AsyncParsableCommand {
           photocurate run /tmp/t/photos -o /tmp/t/out && photocurate bench score --labels /tmp/t/labels.json --manifest /tmp/t/out/manifest.json
           photocurate bench speed /tmp/t/photos --pipeline pipelines/trip.yml
         """,
-        subcommands: [MakeSources.self, MakeTrip.self, Score.self, Alarms.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
+        subcommands: [MakeSources.self, MakeTrip.self, MakeCovers.self, Score.self, Alarms.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
     )
+
+    struct MakeCovers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "make-covers",
+            abstract: "Write a labelled album-identification set: procedural covers, a catalog of them, and phone photos of covers in and out of it.",
+            discussion: """
+            Writes OUT/catalog/ (albums.json + covers/), OUT/unknown/ (covers not in the catalog), OUT/photos/ and OUT/labels.json. \
+            Conditions per photo: perspective ≤ 35°, cover width 25–75 % of the frame, glare, blur, JPEG quality 60–90, \
+            occlusion ≤ 30 %, wear, 0–3 neighbouring covers; one in ten taken with the square guide. Same seed, same bytes.
+
+            EXAMPLES:
+              photocurate bench make-covers --out /tmp/albums --catalog 500 --photos 400 --unknown 100
+              photocurate albums eval /tmp/albums
+            """)
+        @Option(help: "Folder to write.") var out: String
+        @Option(help: "Covers in the catalog.") var catalog = 500
+        @Option(help: "Photos of catalog covers.") var photos = 400
+        @Option(help: "Covers not in the catalog (one photo each).") var unknown = 100
+        @Option(help: "Seed.") var seed: UInt64 = 1
+
+        func run() async throws {
+            guard catalog >= 1, photos >= 0, unknown >= 0 else { throw fail("--catalog must be ≥ 1, --photos and --unknown ≥ 0", code: ExitStatus.usage) }
+            try CoverGenerator(seed: seed).write(to: out, catalog: catalog, photos: photos, unknown: unknown)
+            print("\(out): \(catalog) catalog covers, \(unknown) unknown covers, \(photos + unknown) photos, labels.json")
+        }
+    }
 
     struct MakeTrip: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -14,6 +14,14 @@ enum Summary {
             lines.append("cache: \(m.run.computedPhotos) analysed, \(m.run.cachedPhotos) reused")
         }
         if let note = s.note { lines.append("note: \(note)") }
+        // A time without an offset reads like local time but may not be: say so once, with the count.
+        let zoneless = m.photos.filter { p in
+            guard let f = p.facts, f.timeTrusted, let t = f.captureTime else { return false }
+            return !CaptureTime.hasOffset(iso: t)
+        }.count
+        if zoneless > 0 {
+            lines.append("times: \(zoneless) photo\(zoneless == 1 ? " has" : "s have") no time zone in EXIF; their times are the camera's clock as set, marked \"(time zone unknown)\"")
+        }
         if !m.picks.isEmpty { lines.append("top \(m.picks.count):") }
         for p in m.picks {
             lines.append(String(format: "%3d. %@  %.2f  %@", p.rank, RawPath.display(p.path), p.score, p.reasons.first ?? ""))

@@ -12,6 +12,7 @@ final class FixtureExhibit: @unchecked Sendable {
     static let shared = FixtureExhibit()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     private var built: (Manifest, String)?
+    private var folder: String?
     private let lock = NSLock()
 
     /// A run of fixtures/trip with the exhibit stage, through the export seam as `photocurate run` does it.
@@ -32,6 +33,9 @@ final class FixtureExhibit: @unchecked Sendable {
         let r = try result.get()
         let m = Manifest(r, startedAt: Date(), finishedAt: Date())
         let out = try FixtureFactory.temporaryDirectory("exhibit")
+        folder = out
+        // Shared by every test of the process, so removed when the process ends, not per test.
+        atexit { FixtureExhibit.shared.folder.map { _ = try? FileManager.default.removeItem(atPath: $0) } }
         try Exporter(outDir: out).write(m, csv: false, contactSheet: false, stages: options.pipeline.outputStages, root: r.root)
         built = (m, out + "/exhibit")
         return built!
@@ -57,8 +61,15 @@ final class ExhibitStageTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/" + w.imageName), w.imageName)
             XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/thumbs/" + w.imageName))
             XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/context/\(w.id).txt"))
-            let photo = m.photos.first { $0.path.hasSuffix(ex.works.firstIndex(of: w).map { _ in "" } ?? "") }
-            XCTAssertNotNil(photo)
+        }
+        // Works follow the picks' order, and a title goes with the photo works.yml gave it to.
+        let notes = ["IMG_1015.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
+                     "IMG_1040.jpg": "Copper Coin", "IMG_1018.jpg": "Green Tide"]
+        for (i, w) in ex.works.enumerated() {
+            XCTAssertEqual(w.id, String(format: "work-%02d", i + 1))
+            let file = (m.picks[i].path as NSString).lastPathComponent
+            if let title = notes[file] { XCTAssertEqual(w.title, title, file) }
+            if !w.title.isEmpty, let given = notes.first(where: { $0.value == w.title }) { XCTAssertEqual(given.key, file, w.title) }
         }
         // The undated photo (no EXIF) has no year, no date sentence and no camera.
         let undated = try XCTUnwrap(ex.works.first { $0.title == "Indigo Plate" })
@@ -87,7 +98,7 @@ final class ExhibitStageTests: XCTestCase {
 
     func testSameInputsSameBytes() throws {
         let (m, folder) = try FixtureExhibit.shared.build()
-        let again = try FixtureFactory.temporaryDirectory("exhibit-again")
+        let again = try scratchDirectory("exhibit-again")
         var stage = ExhibitStage(parameters: try Parameters(ExhibitStage.parameterSpecs))
         stage.artistFile = nil
         try stage.write(OutputContext(manifest: m, root: m.summary.root), into: again)
@@ -98,7 +109,7 @@ final class ExhibitStageTests: XCTestCase {
 
     func testARunWithoutTheStageRemovesAStaleExhibit() throws {
         let (m, _) = try FixtureExhibit.shared.build()
-        let out = try FixtureFactory.temporaryDirectory("exhibit-stale")
+        let out = try scratchDirectory("exhibit-stale")
         ExhibitFeature.register()
         try Exporter(outDir: out).write(m, csv: false, contactSheet: false,
                                         stages: [(ExhibitStage.plugin, try Parameters(ExhibitStage.parameterSpecs))], root: m.summary.root)
@@ -136,7 +147,7 @@ final class PhotoMetadataTests: XCTestCase {
         let irb = Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + [0, 0, UInt8(iim.count >> 8), UInt8(iim.count & 255)] + iim + (iim.count % 2 == 1 ? [0] : [])
         func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] { [0xFF, marker, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 255)] + body }
         bytes.insert(contentsOf: segment(0xE1, xmp) + segment(0xED, irb), at: 2)
-        let dir = try FixtureFactory.temporaryDirectory("meta")
+        let dir = try scratchDirectory("meta")
         try FixtureFactory.write(bytes, to: dir + "/a.jpg")
         let m = PhotoMetadata.read(dir + "/a.jpg")
         XCTAssertEqual(m.title, "Harbour at dusk")
@@ -151,7 +162,7 @@ final class PhotoMetadataTests: XCTestCase {
     }
 
     func testHostileOrEmptyFilesGiveNothing() throws {
-        let dir = try FixtureFactory.temporaryDirectory("meta-bad")
+        let dir = try scratchDirectory("meta-bad")
         try FixtureFactory.write([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF, 0x45], to: dir + "/trunc.jpg")
         try FixtureFactory.write(Array("not an image".utf8), to: dir + "/text.jpg")
         try FixtureFactory.write([0xFF, 0xD8, 0xFF, 0xED, 0x00, 0x20] + Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [4, 4, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF], to: dir + "/irb.jpg")
@@ -162,7 +173,7 @@ final class PhotoMetadataTests: XCTestCase {
 
 final class UserFactsTests: XCTestCase {
     func testMistakesNameTheFileLineAndWhatIsAllowed() throws {
-        let dir = try FixtureFactory.temporaryDirectory("user")
+        let dir = try scratchDirectory("user")
         try "works:\n  a.jpg:\n    titel: X\n".write(toFile: dir + "/works.yml", atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try UserFacts.load(folder: dir)) { e in
             XCTAssertTrue("\(e)".contains("works.yml:3") && "\(e)".contains("allowed: title"), "\(e)")
@@ -290,7 +301,7 @@ final class VoiceTests: XCTestCase {
         var b: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0]
         func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 255) } }
         b += le32(22050) + le32(44100) + [2, 0, 16, 0] + Array("data".utf8) + le32(22050) + [UInt8](repeating: 0, count: 22050)
-        let dir = try FixtureFactory.temporaryDirectory("wav")
+        let dir = try scratchDirectory("wav")
         try FixtureFactory.write(b, to: dir + "/a.wav")
         XCTAssertEqual(try XCTUnwrap(Voice.wavSeconds(dir + "/a.wav")), 0.5, accuracy: 1e-9)
         try FixtureFactory.write(Array("RIFF....WAVE".utf8), to: dir + "/b.wav")
@@ -298,5 +309,14 @@ final class VoiceTests: XCTestCase {
         XCTAssertThrowsError(try Voice(executable: "/nonexistent/espeak-ng").speak("x", to: dir + "/c.wav")) { e in
             XCTAssertTrue("\(e)".contains("apt-get install espeak-ng"), "\(e)")
         }
+    }
+}
+
+extension XCTestCase {
+    /// A fresh directory that is removed when the test ends.
+    func scratchDirectory(_ name: String) throws -> String {
+        let dir = try FixtureFactory.temporaryDirectory(name)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        return dir
     }
 }

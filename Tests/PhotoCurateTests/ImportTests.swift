@@ -35,6 +35,17 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(CaptureTime.iso(epoch: 0), "1970-01-01T00:00:00Z")
     }
 
+    func testClockLabelSaysWhenTheZoneIsUnknown() {
+        let zoned = CaptureTime.parse("2021:04:11 15:47:53", offset: "-05:00", subSeconds: "054")!.iso
+        let utc = CaptureTime.parse("2021:04:11 15:47:53", offset: "+00:00", subSeconds: nil)!.iso
+        let bare = CaptureTime.parse("2021:04:11 15:47:53", offset: nil, subSeconds: "5")!.iso
+        XCTAssertEqual(CaptureTime.clockLabel(iso: zoned), "15:47")
+        XCTAssertEqual(CaptureTime.clockLabel(iso: utc), "15:47")
+        XCTAssertEqual(CaptureTime.clockLabel(iso: bare), "15:47 (time zone unknown)")
+        XCTAssertTrue(CaptureTime.hasOffset(iso: "2021-04-11T15:47:53+02:00"))
+        XCTAssertFalse(CaptureTime.hasOffset(iso: "2021-04-11T15:47:53"))
+    }
+
     func testImportReadsFactsAndDecodesUpright() throws {
         let dir = try temporaryDirectory()
         let path = dir + "/rotated.jpg"

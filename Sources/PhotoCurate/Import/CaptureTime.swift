@@ -62,6 +62,23 @@ public enum CaptureTime {
     }
 
     /// Hour of day (0–24, fractional) in the photo's own wall clock, for time-of-day context.
+    /// The wall-clock "HH:MM" a reason shows, marked when the camera recorded no
+    /// UTC offset, so that a reader knows the zone is the camera's guess.
+    ///
+    ///     CaptureTime.clockLabel(iso: "2024-06-01T16:07:12+02:00") // "16:07"
+    ///     CaptureTime.clockLabel(iso: "2024-06-01T16:07:12")       // "16:07 (time zone unknown)"
+    public static func clockLabel(iso: String) -> String? {
+        guard localHour(iso: iso) != nil else { return nil }
+        let hhmm = String(iso.dropFirst(11).prefix(5))
+        return hasOffset(iso: iso) ? hhmm : hhmm + " (time zone unknown)"
+    }
+
+    /// Whether an ISO time from `parse` carries a UTC offset ("Z" or ±HH:MM).
+    public static func hasOffset(iso: String) -> Bool {
+        let time = iso.dropFirst(19)  // after "YYYY-MM-DDTHH:MM:SS"
+        return time.hasSuffix("Z") || time.contains("+") || time.contains("-")
+    }
+
     public static func localHour(iso: String) -> Double? {
         let c = Array(iso)
         guard c.count >= 16, let h = Int(String(c[11...12])), let m = Int(String(c[14...15])) else { return nil }

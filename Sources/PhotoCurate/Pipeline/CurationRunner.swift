@@ -135,7 +135,7 @@ public final class CurationRunner {
         let selectInputs = usable.map { i -> SelectInput in
             let r = records[i], f = r.facts!
             let faces = r.faceResult  // decoded once: it is stored as JSON bytes
-            let label = f.timeTrusted ? f.captureTime.flatMap { t in CaptureTime.localHour(iso: t).map { _ in String(t.dropFirst(11).prefix(5)) } } : nil
+            let label = f.timeTrusted ? f.captureTime.flatMap(CaptureTime.clockLabel(iso:)) : nil
             return SelectInput(path: r.file.path, technical: r.quality!, localHour: f.timeTrusted ? f.captureTime.flatMap(CaptureTime.localHour(iso:)) : nil,
                                timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, detail: r.detail, damaged: f.damaged,
                                timeTrusted: f.timeTrusted, faces: faces?.faces, suggestedRotation: faces?.suggestedRotation)
