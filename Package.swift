@@ -90,6 +90,7 @@ let package = Package(
         ),
         .testTarget(name: "PhotoCurateModelsTests", dependencies: ["PhotoCurateModels", "CZlib"]),
         .testTarget(name: "PhotoCurateExhibitTests", dependencies: ["PhotoCurateExhibit", "PhotoCurate", "PhotoCurateTestSupport"]),
+        .testTarget(name: "PhotoCurateAlbumsTests", dependencies: ["PhotoCurateAlbums", "PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport"]),
         .testTarget(name: "PhotoCurateFacesTests", dependencies: ["PhotoCurateFaces", "PhotoCurate", "PhotoCurateModels"]),
     ],
     swiftLanguageModes: [.v5]
