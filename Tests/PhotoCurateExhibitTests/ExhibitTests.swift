@@ -62,12 +62,22 @@ final class ExhibitStageTests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/thumbs/" + w.imageName))
             XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/context/\(w.id).txt"))
         }
-        // Works follow the picks' order, and a title goes with the photo works.yml gave it to.
+        // Works follow the trip's time (untimed picks last, by rank), and a title goes with the photo works.yml gave it to.
+        let byPath = Dictionary(m.photos.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        func time(_ p: Manifest.Pick) -> String? { byPath[p.path]?.facts.flatMap { $0.timeTrusted ? $0.captureTime : nil } }
+        let inOrder = m.picks.prefix(20).sorted { a, b in
+            switch (time(a), time(b)) {
+            case let (x?, y?): return x != y ? x < y : a.rank < b.rank
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return a.rank < b.rank
+            }
+        }
         let notes = ["IMG_1015.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
                      "IMG_1040.jpg": "Copper Coin", "IMG_1018.jpg": "Green Tide"]
         for (i, w) in ex.works.enumerated() {
             XCTAssertEqual(w.id, String(format: "work-%02d", i + 1))
-            let file = (m.picks[i].path as NSString).lastPathComponent
+            let file = (inOrder[i].path as NSString).lastPathComponent
             if let title = notes[file] { XCTAssertEqual(w.title, title, file) }
             if !w.title.isEmpty, let given = notes.first(where: { $0.value == w.title }) { XCTAssertEqual(given.key, file, w.title) }
         }
