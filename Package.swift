@@ -73,7 +73,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Labelled trip generator, scorer and throughput harness.
-        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate", "COpenCVShim"]),
+        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate", "PhotoCurateAlbums", "COpenCVShim"]),
         .executableTarget(
             name: "photocurate",
             dependencies: [

@@ -76,11 +76,8 @@ public struct AlbumCatalog: Sendable {
 
     /// A JSON number (true and false are not numbers, although Foundation may hand them over as such).
     static func number(_ v: Any) -> Double? {
-        if v is Bool, "\(type(of: v))".contains("Bool") { return nil }
-        if let n = v as? NSNumber, !"\(type(of: v))".contains("Bool") { return n.doubleValue }
-        if let d = v as? Double { return d }
-        if let i = v as? Int { return Double(i) }
-        return nil
+        guard !"\(type(of: v))".contains("Bool") else { return nil }
+        return (v as? NSNumber)?.doubleValue
     }
 
     /// One entry, field by field, with the reason a person can act on.

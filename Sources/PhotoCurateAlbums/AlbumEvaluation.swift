@@ -9,7 +9,11 @@ import PhotoCurate
 /// report.falseMatches  // share of unknown-cover photos given an album
 /// ```
 public struct AlbumEvaluation: Sendable {
-    /// The fields of a make-covers label that scoring needs.
+    /// One photo of a labelled set (`labels.json` of `bench make-covers`): the album it shows
+    /// (`AlbumEntry.id`, or nil for a cover not in the catalog) and each condition's value:
+    /// perspective (degrees of tilt), scale (cover width / frame width), glare (0–1 added
+    /// brightness), blur (Gaussian σ, px), JPEG quality, occlusion (share of the cover hidden),
+    /// wear (0–1), neighbouring covers, and whether the square guide was used.
     public struct Label: Codable, Sendable {
         public var file: String
         public var album: String?
@@ -22,6 +26,13 @@ public struct AlbumEvaluation: Sendable {
         public var wear: Double
         public var neighbours: Int
         public var guide: Bool
+
+        public init(file: String, album: String?, perspective: Double, scale: Double, glare: Double, blur: Double, jpegQuality: Int,
+                    occlusion: Double, wear: Double, neighbours: Int, guide: Bool) {
+            self.file = file; self.album = album; self.perspective = perspective; self.scale = scale; self.glare = glare
+            self.blur = blur; self.jpegQuality = jpegQuality; self.occlusion = occlusion; self.wear = wear
+            self.neighbours = neighbours; self.guide = guide
+        }
     }
 
     public struct Outcome: Sendable {

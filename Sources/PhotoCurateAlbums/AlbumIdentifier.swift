@@ -52,7 +52,9 @@ public struct AlbumIdentifier: Sendable {
     /// Identifies one photo. Errors (unreadable, not an image) are thrown with the path and reason.
     public func identify(_ path: String, guide: Bool = false) throws -> Identification {
         let t0 = Date()
-        let decoded = try Decoder(longEdge: parameters.int("photoSize")).decode(path)
+        let decoder = Decoder(longEdge: parameters.int("photoSize"))
+        let (header, loader) = try decoder.openHeader(path)
+        let decoded = try decoder.decode(path, header: header, loader: loader).image
         var image = decoded, offset = (0, 0)
         if guide {
             // The product's square guide: the cover fills the centre square.
@@ -64,8 +66,7 @@ public struct AlbumIdentifier: Sendable {
         var result = identify(features: q, photo: path)
         // Corners in the full upright photo's pixels.
         if var m = result.match {
-            let (full, _) = try Decoder().openHeader(path)
-            let upright = Self.uprightSize(full)
+            let upright = Self.uprightSize(header)
             let scale = Double(max(upright.0, upright.1)) / Double(max(decoded.width, decoded.height))
             m.corners = m.corners.map { [($0[0] + Double(offset.0)) * scale, ($0[1] + Double(offset.1)) * scale].map { ($0 * 10).rounded() / 10 } }
             result.match = m
@@ -80,7 +81,7 @@ public struct AlbumIdentifier: Sendable {
         let order = votes.indices.filter { votes[$0] >= 2 }
             .sorted { votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1 }
             .prefix(parameters.int("shortlist"))
-        var candidates: [(i: Int, c: Identification.Candidate, h: [Double], score: Double)] = []
+        var candidates: [(i: Int, c: Identification.Candidate, h: [Double])] = []
         for i in order {
             let ref = index.features[i]
             var h = [Double](repeating: 0, count: 9)
@@ -95,9 +96,9 @@ public struct AlbumIdentifier: Sendable {
             // outline holds the photo's centre. A cover beside it is another record, not the answer.
             if n > 0, !Self.contains(corners, x: Double(q.width) / 2, y: Double(q.height) / 2) { n = 0 }
             let c = Identification.Candidate(album: index.albums[i].id, votes: Int(votes[i]), matches: Int(matches), inliers: n)
-            candidates.append((i, c, h, Double(n)))
+            candidates.append((i, c, h))
         }
-        candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.i < $1.i }
+        candidates.sort { $0.c.inliers != $1.c.inliers ? $0.c.inliers > $1.c.inliers : $0.i < $1.i }
         var out = Identification(photo: photo, match: nil, note: nil, candidates: candidates.map(\.c), milliseconds: nil)
         let minInliers = parameters.int("minInliers")
         guard let best = candidates.first, best.c.inliers >= minInliers else {

@@ -27,8 +27,7 @@ public final class AlbumIndex: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    public static func build(_ catalog: AlbumCatalog, cache: CacheStore?, cover: Parameters? = nil, identify: Parameters? = nil,
-                             jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> AlbumIndex {
+    public static func build(_ catalog: AlbumCatalog, cache: CacheStore?, cover: Parameters? = nil, identify: Parameters? = nil) throws -> AlbumIndex {
         let cp = try cover ?? Parameters(AlbumParameters.cover)
         let ip = try identify ?? Parameters(AlbumParameters.identify)
         let key = ResultKey(analyzer: AlbumParameters.coverAnalyzer, version: AlbumParameters.coverVersion, parametersHash: cp.hash)
@@ -36,13 +35,9 @@ public final class AlbumIndex: @unchecked Sendable {
         var results = [Result<(CoverFeatures, CacheStore.Entry?), Failure>?](repeating: nil, count: n)
         let lock = NSLock()
         try Vips.start()
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, n))) { worker in
-            var i = worker
-            while i < n {
-                let r = analyse(catalog, catalog.albums[i], cache: cache, key: key, parameters: cp)
-                lock.lock(); results[i] = r; lock.unlock()
-                i += max(1, min(jobs, n))
-            }
+        DispatchQueue.concurrentPerform(iterations: n) { i in
+            let r = analyse(catalog, catalog.albums[i], cache: cache, key: key, parameters: cp)
+            lock.lock(); results[i] = r; lock.unlock()
         }
         var albums: [AlbumEntry] = [], features: [CoverFeatures] = [], problems = catalog.problems, fresh: [CacheStore.Entry] = []
         for (i, r) in results.enumerated() {

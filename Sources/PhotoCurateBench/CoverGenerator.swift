@@ -1,6 +1,7 @@
 import COpenCVShim
 import Foundation
 import PhotoCurate
+import PhotoCurateAlbums
 
 /// A labelled evaluation set for album identification: procedural covers (artwork
 /// and typography), a catalog of them, and "phone photos" of covers in and out of it.
@@ -21,20 +22,8 @@ public struct CoverGenerator: Sendable {
 
     public init(seed: UInt64) { self.seed = seed }
 
-    public struct Label: Codable, Sendable {
-        public var file: String
-        /// `AlbumEntry.id` of the cover photographed, or nil for a cover not in the catalog.
-        public var album: String?
-        public var perspective: Double   // degrees of tilt
-        public var scale: Double         // cover width / frame width
-        public var glare: Double         // 0–1 peak added brightness
-        public var blur: Double          // Gaussian σ, px at photo size
-        public var jpegQuality: Int
-        public var occlusion: Double     // fraction of the cover hidden
-        public var wear: Double          // 0–1
-        public var neighbours: Int
-        public var guide: Bool
-    }
+    /// What each photo shows and under which conditions (`labels.json`), as `albums eval` reads it.
+    public typealias Label = AlbumEvaluation.Label
 
     static let words = ["Blue", "Midnight", "Electric", "Silver", "Velvet", "Echo", "Garden", "River", "Paper", "Neon", "Quiet", "Northern",
                         "Golden", "Glass", "Static", "Summer", "Winter", "Hollow", "Crimson", "Lantern", "Ocean", "Desert", "Signal", "Harbor",
@@ -116,7 +105,7 @@ public struct CoverGenerator: Sendable {
 
     /// Writes `catalog` covers with albums.json, `unknown` covers that are not in it, and
     /// `photos` photos (of catalog covers) plus `unknown` photos (one per unknown cover).
-    public func write(to dir: String, catalog: Int, photos: Int, unknown: Int, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+    public func write(to dir: String, catalog: Int, photos: Int, unknown: Int) throws {
         try Vips.start()
         let fm = FileManager.default
         for d in ["catalog/covers", "unknown", "photos"] { try fm.createDirectory(atPath: dir + "/" + d, withIntermediateDirectories: true) }
@@ -130,17 +119,12 @@ public struct CoverGenerator: Sendable {
         // Covers (in parallel: each is independent).
         let total = catalog + unknown
         let errors = FailureList()
-        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { w in
-            var k = w
-            while k < total {
-                do {
-                    let px = try cover(k, artist: names[k].0, title: names[k].1)
-                    let img = try VImage.from(pixels: px, width: coverSize, height: coverSize, bands: 3)
-                    let path = k < catalog ? dir + String(format: "/catalog/covers/cover-%05d.jpg", k) : dir + String(format: "/unknown/cover-%05d.jpg", k)
-                    try Data(try img.jpeg(quality: 92)).write(to: URL(fileURLWithPath: path))
-                } catch { errors.add("cover \(k): \(error)") }
-                k += max(1, jobs)
-            }
+        DispatchQueue.concurrentPerform(iterations: total) { k in
+            do {
+                let px = try cover(k, artist: names[k].0, title: names[k].1)
+                let img = try VImage.from(pixels: px, width: coverSize, height: coverSize, bands: 3)
+                try Data(try img.jpeg(quality: 92)).write(to: URL(fileURLWithPath: coverPath(k, catalog: catalog, dir: dir)))
+            } catch { errors.add("cover \(k): \(error)") }
         }
         if let first = errors.first { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: first]) }
         let albumsJSON = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
@@ -168,12 +152,8 @@ public struct CoverGenerator: Sendable {
             }
             plans.append((target, l, rng.next()))
         }
-        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { w in
-            var p = w
-            while p < count {
-                do { try photo(plans[p], catalog: catalog, dir: dir) } catch { errors.add("photo \(p): \(error)") }
-                p += max(1, jobs)
-            }
+        DispatchQueue.concurrentPerform(iterations: count) { p in
+            do { try photo(plans[p], catalog: catalog, dir: dir) } catch { errors.add("photo \(p): \(error)") }
         }
         if let first = errors.first { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: first]) }
         let enc = JSONEncoder()
@@ -181,9 +161,13 @@ public struct CoverGenerator: Sendable {
         try AtomicFile.write(try enc.encode(plans.map(\.label)), to: dir + "/labels.json")
     }
 
+    func coverPath(_ k: Int, catalog: Int, dir: String) -> String {
+        k < catalog ? dir + String(format: "/catalog/covers/cover-%05d.jpg", k) : dir + String(format: "/unknown/cover-%05d.jpg", k)
+    }
+
+    /// A cover as the catalog stores it (its JPEG), which is what gets photographed.
     func coverPixels(_ k: Int, catalog: Int, dir: String) throws -> [UInt8] {
-        let path = k < catalog ? dir + String(format: "/catalog/covers/cover-%05d.jpg", k) : dir + String(format: "/unknown/cover-%05d.jpg", k)
-        return try Decoder(longEdge: coverSize).decode(path).rgb
+        try Decoder(longEdge: coverSize).decode(coverPath(k, catalog: catalog, dir: dir)).rgb
     }
 
     /// Places a cover (RGB coverSize²) into the photo as a tilted quadrilateral centred at (cx, cy) with the given width.

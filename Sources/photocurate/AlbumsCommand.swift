@@ -34,20 +34,20 @@ struct AlbumsCommand: AsyncParsableCommand {
         var overrides: [String] = []
 
         func parameters() throws -> (cover: Parameters, identify: Parameters) {
-            var c: [String: Double] = [:], i: [String: Double] = [:]
+            var c = try Parameters(AlbumParameters.cover), i = try Parameters(AlbumParameters.identify)
             for o in overrides {
                 let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
                 guard kv.count == 2, let v = Double(kv[1]) else { throw fail("--set \(o): expected param=number", code: ExitStatus.usage) }
-                if AlbumParameters.cover.contains(where: { $0.name == kv[0] }) { c[kv[0]] = v }
-                else if AlbumParameters.identify.contains(where: { $0.name == kv[0] }) { i[kv[0]] = v }
-                else {
-                    let names = (AlbumParameters.cover + AlbumParameters.identify).map(\.name).joined(separator: ", ")
-                    throw fail("--set \(kv[0]): unknown albums parameter (known: \(names))", code: ExitStatus.usage)
-                }
+                do {
+                    if AlbumParameters.cover.contains(where: { $0.name == kv[0] }) { try c.set(kv[0], v) }
+                    else if AlbumParameters.identify.contains(where: { $0.name == kv[0] }) { try i.set(kv[0], v) }
+                    else {
+                        let names = (AlbumParameters.cover + AlbumParameters.identify).map(\.name).joined(separator: ", ")
+                        throw fail("--set \(kv[0]): unknown albums parameter (known: \(names))", code: ExitStatus.usage)
+                    }
+                } catch let e as ParameterError { throw fail("--set: \(e)", code: ExitStatus.usage) }
             }
-            do { return (try Parameters(AlbumParameters.cover, overrides: c), try Parameters(AlbumParameters.identify, overrides: i)) } catch {
-                throw fail("--set: \(error)", code: ExitStatus.usage)
-            }
+            return (c, i)
         }
 
         /// Loads and indexes the catalog; its problems go to stderr, the work goes on.
