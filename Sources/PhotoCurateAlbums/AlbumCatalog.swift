@@ -81,7 +81,9 @@ public struct AlbumCatalog: Sendable {
     }
 
     /// One entry, field by field, with the reason a person can act on.
-    static func validate(_ item: Any, folder: String) throws -> AlbumEntry {
+    static let contextFields = ["context_summary", "context_bullets", "rating", "recommendation"]
+
+    static func validate(_ item: Any, folder: String, titleOnlyAllowed: Bool = true) throws -> AlbumEntry {
         guard let o = item as? [String: Any] else { throw LoadError(description: "not an object") }
         func string(_ k: String, required: Bool = true, max: Int = 2000) throws -> String? {
             guard let v = o[k], !(v is NSNull) else {
@@ -113,6 +115,21 @@ public struct AlbumCatalog: Sendable {
             }
             year = Int(n)
         }
+        let art = try string("album_art", max: 1000)!
+        guard !art.hasPrefix("/"), !art.split(separator: "/").contains("..") else {
+            throw LoadError(description: "album_art: \"\(art)\" must be a file inside the catalog folder")
+        }
+        guard FileManager.default.isReadableFile(atPath: folder + "/" + art) else {
+            throw LoadError(description: "album_art: \(folder)/\(art) does not exist or cannot be read")
+        }
+        // Known only by title: the context fields all absent; a provider writes them when matched.
+        if titleOnlyAllowed && contextFields.allSatisfy({ o[$0] == nil || o[$0] is NSNull }) {
+            var e = AlbumEntry(album_title: title, artist_name: artist, release_year: year, genres: try strings("genres"),
+                               record_label: try string("record_label", required: false, max: 300), context_summary: "",
+                               context_bullets: [], rating: 0, recommendation: .SKIP, key_tracks: try strings("key_tracks"), album_art: art)
+            e.needsContext = true
+            return e
+        }
         guard let r = o["rating"].flatMap(number), r.isFinite else {
             throw LoadError(description: "rating: expected a number 0–10")
         }
@@ -120,13 +137,6 @@ public struct AlbumCatalog: Sendable {
         guard let recText = o["recommendation"] as? String else { throw LoadError(description: "recommendation: missing (ESSENTIAL, RECOMMENDED, SKIP or AVOID)") }
         guard let rec = AlbumEntry.Recommendation(rawValue: recText.uppercased()) else {
             throw LoadError(description: "recommendation: \"\(recText.prefix(40))\" is not ESSENTIAL, RECOMMENDED, SKIP or AVOID")
-        }
-        let art = try string("album_art", max: 1000)!
-        guard !art.hasPrefix("/"), !art.split(separator: "/").contains("..") else {
-            throw LoadError(description: "album_art: \"\(art)\" must be a file inside the catalog folder")
-        }
-        guard FileManager.default.isReadableFile(atPath: folder + "/" + art) else {
-            throw LoadError(description: "album_art: \(folder)/\(art) does not exist or cannot be read")
         }
         return AlbumEntry(album_title: title, artist_name: artist, release_year: year, genres: try strings("genres"),
                           record_label: try string("record_label", required: false, max: 300),

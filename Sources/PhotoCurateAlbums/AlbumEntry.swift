@@ -20,6 +20,14 @@ public struct AlbumEntry: Codable, Sendable, Equatable {
     public var recommendation: Recommendation
     public var key_tracks: [String]
     public var album_art: String
+    /// The catalog knows the album only by title (no summary, bullets, rating or
+    /// recommendation): its card needs a context provider. Not a product field.
+    public var needsContext = false
+
+    enum CodingKeys: String, CodingKey {
+        case album_title, artist_name, release_year, genres, record_label, context_summary, context_bullets,
+             rating, recommendation, key_tracks, album_art
+    }
 
     public enum Recommendation: String, Codable, Sendable, CaseIterable {
         case ESSENTIAL, RECOMMENDED, SKIP, AVOID

@@ -57,7 +57,7 @@ struct AlbumsCommand: AsyncParsableCommand {
             do { catalog = try AlbumCatalog.load(folder) } catch { throw fail("\(error)") }
             var store: CacheStore?
             if !noCache {
-                let path = cache ?? (CacheStore.defaultPath() as NSString).deletingLastPathComponent + "/albums.sqlite"
+                let path = cache ?? AlbumsStage.defaultCachePath()
                 do {
                     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                     store = try CacheStore.openChecked(path: path, warn: { FileHandle.standardError.write(Data("photocurate: warning: \($0)\n".utf8)) })
@@ -90,6 +90,10 @@ struct AlbumsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let index = try options.index(catalog)
+            // The `albums` pipeline stage reads the catalog indexed last.
+            do { try AlbumsStage.remember(catalog: catalog) } catch {
+                FileHandle.standardError.write(Data("photocurate: warning: \(error); the albums stage will need PHOTOCURATE_ALBUMS_CATALOG\n".utf8))
+            }
             print("\(index.albums.count) albums indexed: \(index.computed) covers analysed, \(index.reused) reused; \(index.problems.count) left out")
             if !index.problems.isEmpty { throw ExitCode(ExitStatus.partial) }
         }
@@ -123,15 +127,6 @@ struct AlbumsCommand: AsyncParsableCommand {
         @Flag(help: "Do not save this scan in the history.") var noHistory = false
         @OptionGroup var options: CatalogOptions
 
-        struct Output: Codable {
-            var photo: String
-            var result: String
-            var confidence: Double?
-            var card: ContextCard.JSONCard?
-            var guardNotes: [String]?
-            var identification: AlbumIdentifier.Identification
-        }
-
         func run() async throws {
             let files = try expand(photos)
             if html != nil && files.count != 1 { throw fail("--html writes one card: give exactly one photo (got \(files.count))", code: ExitStatus.usage) }
@@ -141,36 +136,33 @@ struct AlbumsCommand: AsyncParsableCommand {
             do { store = noHistory ? nil : try ScanHistory(path: history ?? ScanHistory.defaultPath()) } catch {
                 FileHandle.standardError.write(Data("photocurate: warning: \(error); scans are not saved\n".utf8)); store = nil
             }
-            var outputs: [Output] = [], unreadable = 0
+            let provider: AlbumContextProvider?
+            do { provider = try AlbumContextProvider.fromEnvironment() } catch { throw fail("\(error)", code: ExitStatus.usage) }
+            let titleOnly = index.catalog.albums.filter(\.needsContext).count
+            if titleOnly > 0 && provider == nil && !json {
+                FileHandle.standardError.write(Data("photocurate: note: \(titleOnly) catalog albums have no card of their own; set ANTHROPIC_API_KEY to have a provider write them (until then they give \"\(AlbumIdentifier.noMatch)\")\n".utf8))
+            }
+            let scanner = AlbumScanner(identifier: identifier, provider: provider, history: store)
+            var outputs: [AlbumScanner.AlbumScan] = [], unreadable = 0
             for file in files {
-                let r: AlbumIdentifier.Identification
-                do { r = try identifier.identify(file, guide: guide) } catch {
+                let out: AlbumScanner.AlbumScan, card: ContextCard?
+                do { (out, card) = try scanner.scan(file, guide: guide) } catch {
                     unreadable += 1
                     FileHandle.standardError.write(Data("photocurate: \(file): \(error)\n".utf8))
                     continue
                 }
-                var out = Output(photo: file, result: AlbumIdentifier.noMatch, identification: r)
-                if let m = r.match {
-                    let card = ContextCard(m.album, coverPath: index.catalog.artPath(m.album))
-                    for n in card.guardNotes { FileHandle.standardError.write(Data("photocurate: content guard: \(m.album.artist_name) — \(m.album.album_title): \(n)\n".utf8)) }
-                    out.result = "\(m.album.artist_name) — \(m.album.album_title)"
-                    out.confidence = m.confidence
-                    out.card = card.jsonCard
-                    out.guardNotes = card.guardNotes.isEmpty ? nil : card.guardNotes
-                    do { try store?.add(card, confidence: m.confidence, photoName: (file as NSString).lastPathComponent) } catch {
-                        FileHandle.standardError.write(Data("photocurate: warning: scan not saved in the history: \(error)\n".utf8))
-                    }
+                if let card, let m = out.identification.match {
                     if let html {
                         do { try AtomicFile.write(try card.html(), to: html) } catch { throw fail("\(html): cannot write the card (\(AtomicFile.reason(error)))") }
                     }
                     if !json {
-                        print("\(file): \(out.result) (confidence \(String(format: "%.2f", m.confidence)), \(m.inliers) matching points, \(String(format: "%.0f", r.milliseconds ?? 0)) ms)")
+                        print("\(file): \(out.result) (confidence \(String(format: "%.2f", m.confidence)), \(m.inliers) matching points, \(String(format: "%.0f", out.identification.milliseconds ?? 0)) ms)")
                         print(card.text().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
                         print("")
                     }
                 } else if !json {
                     print("\(file): \(AlbumIdentifier.noMatch)")
-                    if let note = r.note { FileHandle.standardError.write(Data("photocurate: \(file): \(note)\n".utf8)) }
+                    if let note = out.identification.note, out.identification.match == nil { FileHandle.standardError.write(Data("photocurate: \(file): \(note)\n".utf8)) }
                 }
                 outputs.append(out)
             }

@@ -3,6 +3,7 @@ import Foundation
 import PhotoCurate
 import PhotoCurateFaces
 import PhotoCurateModels
+import PhotoCurateAlbums
 import PhotoCurateExhibit
 
 /// The `photocurate` command line.
@@ -29,6 +30,7 @@ struct Photocurate: AsyncParsableCommand {
         // One model session per process; each runs single-threaded, `--jobs` photos at a time.
         FacesFeature.register(sessions: ModelSessions(threads: 1))
         ExhibitFeature.register()
+        AlbumsFeature.register()
         await main(nil)
     }
 }

@@ -113,4 +113,23 @@ final class OutputSetTests: XCTestCase {
         let left = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         XCTAssertEqual(left, ["manifest.json"], "the contact sheet, CSV and picks of the earlier run are gone; no staging is left")
     }
+
+    /// The manifest is streamed photo by photo (a 10,000-photo run's peak memory);
+    /// its bytes must stay those of the one-piece encoding, whatever the strings hold.
+    func testStreamedManifestHasTheOnePieceBytes() async throws {
+        let dir = try temporaryDirectory()
+        for k in 0..<3 { try FixtureFactory.write(try FixtureFactory.jpeg(scene: k, width: 320, height: 240), to: dir + "/in/p\(k).jpg") }
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: dir + "/in/broken.jpg"))
+        var o = CurationRunner.Options(root: dir + "/in")
+        o.cachePath = nil
+        var m = Manifest(try await CurationRunner(options: o).run(), startedAt: Date(), finishedAt: Date())
+        XCTAssertEqual(m.photos.count, 4)
+        m.photos[0].reasons.append("a line\nbreak, a \"quote\", a ] bracket, ünïcødé and a tab\t")
+        for (label, manifest) in [("photos", m), ("no photos", { var e = m; e.photos = []; return e }())] {
+            try manifest.write(to: dir + "/m.json")
+            let streamed = try Data(contentsOf: URL(fileURLWithPath: dir + "/m.json"))
+            XCTAssertEqual(streamed, try manifest.json(), label)
+            XCTAssertEqual(try Manifest.read(dir + "/m.json").photos.count, manifest.photos.count, label)
+        }
+    }
 }

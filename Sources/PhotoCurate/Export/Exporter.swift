@@ -29,7 +29,7 @@ public struct Exporter {
         try fm.createDirectory(atPath: staging, withIntermediateDirectories: true)
         defer { try? fm.removeItem(atPath: staging) }
         let stage = Exporter(outDir: staging)
-        try AtomicFile.write(try m.json(), to: staging + "/manifest.json")
+        try m.write(to: staging + "/manifest.json")
         if csv { try AtomicFile.write(CSVExport.render(m), to: staging + "/manifest.csv") }
         if contactSheet { try ContactSheet(thumbnail: thumbnail).write(picks: m.picks, to: staging + "/contact-sheet.jpg") }
         if let picks { try stage.exportPicks(m, mode: picks) }

@@ -10,6 +10,16 @@ import Foundation
 /// ("no space left on device", "permission denied"), never a Foundation dump.
 public enum AtomicFile {
     public static func write(_ data: Data, to path: String) throws {
+        try write(to: path) { emit in try emit(data) }
+    }
+
+    /// Streams the file's content in pieces, so a large file (a 10,000-photo
+    /// manifest) never has to exist in memory whole; still all-or-nothing.
+    ///
+    /// ```swift
+    /// try AtomicFile.write(to: "/out/big.json") { emit in for part in parts { try emit(part) } }
+    /// ```
+    public static func write(to path: String, _ produce: (_ emit: (Data) throws -> Void) throws -> Void) throws {
         let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         if !RawPath.isEscaped(dir) {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
@@ -19,14 +29,25 @@ public enum AtomicFile {
         let tmp = dir + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = RawPath.with(tmp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw PhotoError.io(path: path, reason: "cannot be written: \(String(cString: strerror(errno))) (folder \(dir))") }
+        struct WriteFailure: Error { let reason: String }
         var failure: String? = nil
-        data.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 { if errno == EINTR { continue }; failure = String(cString: strerror(errno)); return }
-                done += n
+        do {
+            try produce { data in
+                try data.withUnsafeBytes { raw in
+                    var done = 0
+                    while done < raw.count {
+                        let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+                        if n < 0 { if errno == EINTR { continue }; throw WriteFailure(reason: String(cString: strerror(errno))) }
+                        done += n
+                    }
+                }
             }
+        } catch let e as WriteFailure {
+            failure = e.reason
+        } catch {
+            close(fd)
+            RawPath.with(tmp) { _ = unlink($0) }
+            throw error
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
