@@ -37,9 +37,9 @@ let package = Package(
         // Optimised even in debug builds: dlib's network at -O0 is many times slower.
         .target(name: "CDlibShim", cxxSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("dlib")]),
 
-        // OpenCV 4 (Debian libopencv-features2d-dev, libopencv-calib3d-dev): ORB, LSH, homographies, behind a C interface.
+        // OpenCV 4 (Debian libopencv-features2d-dev, libopencv-calib3d-dev): ORB, RANSAC homographies and warps, behind a C interface.
         .target(name: "COpenCVShim", cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
-                linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_features2d", "opencv_flann", "opencv_calib3d"].map { .linkedLibrary($0) }),
+                linkerSettings: ["opencv_core", "opencv_imgproc", "opencv_features2d", "opencv_calib3d"].map { .linkedLibrary($0) }),
 
         // The engine: one folder per pipeline stage.
         .target(

@@ -3,7 +3,6 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/features2d.hpp>
-#include <opencv2/flann.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
@@ -63,78 +62,14 @@ int pc_cv_orb(const uint8_t *gray, int width, int height, int max_features, int 
     });
 }
 
-struct pc_cv_lsh {
-    cv::Mat descriptors;  // owned copy: the index points into it
-    std::vector<int32_t> owners;
-    cv::flann::Index index;
-};
-
-pc_cv_lsh *pc_cv_lsh_build(const uint8_t *descriptors, const int32_t *owners, int count,
-                           int tables, int key_bits, int probe_level) {
-    pc_cv_lsh *out = nullptr;
-    int rc = guarded([&] {
-        if (count <= 0) throw std::runtime_error("no descriptors to index");
-        auto *lsh = new pc_cv_lsh();
-        lsh->descriptors = cv::Mat(count, PC_CV_DESCRIPTOR_BYTES, CV_8UC1, const_cast<uint8_t *>(descriptors)).clone();
-        lsh->owners.assign(owners, owners + count);
-        try {
-            lsh->index.build(lsh->descriptors, cv::flann::LshIndexParams(tables, key_bits, probe_level),
-                             cvflann::FLANN_DIST_HAMMING);
-        } catch (...) {
-            delete lsh;
-            throw;
-        }
-        out = lsh;
-        return 0;
-    });
-    return rc == 0 ? out : nullptr;
-}
-
-void pc_cv_lsh_free(pc_cv_lsh *index) { delete index; }
-
-int pc_cv_lsh_vote(const pc_cv_lsh *index, const uint8_t *query, int count, float ratio,
-                   int32_t *votes, int images) {
+int pc_cv_fit_homography(const float *from_xy, const float *to_xy, int count, float ransac_px, double *h, uint8_t *inlier) {
     return guarded([&] {
-        if (count <= 0) return 0;
-        cv::Mat q(count, PC_CV_DESCRIPTOR_BYTES, CV_8UC1, const_cast<uint8_t *>(query));
-        cv::Mat indices, dists;
-        // flann's search is logically const; its API is not.
-        const_cast<cv::flann::Index &>(index->index).knnSearch(q, indices, dists, 2, cv::flann::SearchParams());
-        int cast = 0;
-        for (int i = 0; i < count; i++) {
-            int a = indices.at<int>(i, 0), b = indices.at<int>(i, 1);
-            if (a < 0 || a >= (int)index->owners.size()) continue;
-            int owner = index->owners[a];
-            bool distinct = true;
-            if (b >= 0 && b < (int)index->owners.size() && index->owners[b] != owner) {
-                float da = (float)dists.at<int>(i, 0), db = (float)dists.at<int>(i, 1);
-                distinct = da < ratio * db;
-            }
-            if (distinct && owner >= 0 && owner < images) { votes[owner] += 1; cast++; }
-        }
-        return cast;
-    });
-}
-
-int pc_cv_verify(const float *query_kp, const uint8_t *query_desc, int query_count,
-                 const float *ref_kp, const uint8_t *ref_desc, int ref_count,
-                 float ratio, float ransac_px, double *h, int *matches) {
-    return guarded([&] {
-        *matches = 0;
-        if (query_count < 2 || ref_count < 2) return 0;
-        cv::Mat qd(query_count, PC_CV_DESCRIPTOR_BYTES, CV_8UC1, const_cast<uint8_t *>(query_desc));
-        cv::Mat rd(ref_count, PC_CV_DESCRIPTOR_BYTES, CV_8UC1, const_cast<uint8_t *>(ref_desc));
-        cv::BFMatcher matcher(cv::NORM_HAMMING);
-        std::vector<std::vector<cv::DMatch>> knn;
-        matcher.knnMatch(rd, qd, knn, 2);
+        if (count < 4) return 0;
         std::vector<cv::Point2f> from, to;
-        for (const auto &m : knn) {
-            if (m.size() < 2 || m[0].distance >= ratio * m[1].distance) continue;
-            from.emplace_back(ref_kp[m[0].queryIdx * 4], ref_kp[m[0].queryIdx * 4 + 1]);
-            to.emplace_back(query_kp[m[0].trainIdx * 4], query_kp[m[0].trainIdx * 4 + 1]);
+        for (int i = 0; i < count; i++) {
+            from.emplace_back(from_xy[2 * i], from_xy[2 * i + 1]);
+            to.emplace_back(to_xy[2 * i], to_xy[2 * i + 1]);
         }
-        *matches = (int)from.size();
-        if (from.size() < 4) return 0;
         // A fixed seed: the same photo gives the same answer on every run.
         cv::theRNG().state = 0x5eed;
         std::vector<uint8_t> mask;
@@ -142,7 +77,10 @@ int pc_cv_verify(const float *query_kp, const uint8_t *query_desc, int query_cou
         if (H.empty()) return 0;
         for (int i = 0; i < 9; i++) h[i] = H.at<double>(i / 3, i % 3);
         int inliers = 0;
-        for (uint8_t m : mask) inliers += m ? 1 : 0;
+        for (int i = 0; i < count; i++) {
+            inlier[i] = i < (int)mask.size() && mask[i] ? 1 : 0;
+            inliers += inlier[i];
+        }
         return inliers;
     });
 }

@@ -41,9 +41,12 @@ public struct AlbumIdentifier: Sendable {
         }
         public struct Candidate: Codable, Sendable {
             public var album: String
-            public var votes: Int
+            /// The photo's visual words shared with this cover (tf-idf): why it was verified.
+            public var shortlistScore: Double
             public var matches: Int
             public var inliers: Int
+            /// Cells of a 4 × 4 grid over the cover that hold agreeing points (0–16).
+            public var spread: Int
         }
     }
 
@@ -77,30 +80,43 @@ public struct AlbumIdentifier: Sendable {
 
     /// The decision on already extracted photo features.
     public func identify(features q: CoverFeatures, photo: String) -> Identification {
-        let votes = index.votes(q, ratio: parameters["ratio"])
-        let order = votes.indices.filter { votes[$0] >= 2 }
-            .sorted { votes[$0] != votes[$1] ? votes[$0] > votes[$1] : $0 < $1 }
-            .prefix(parameters.int("shortlist"))
+        let query = CoverMatcher.query(q, vocabulary: index.vocabulary)
+        let order = index.shortlist(query, count: parameters.int("shortlist"))
+        let minInliers = parameters.int("minInliers")
         var candidates: [(i: Int, c: Identification.Candidate, h: [Double])] = []
-        for i in order {
-            let ref = index.features[i]
+        var widths: [Int: (Int, Int)] = [:]
+        for (i, shortlistScore) in order {
+            guard let ref = try? index.coverFeatures(i) else { continue }
+            widths[i] = (ref.width, ref.height)
             var h = [Double](repeating: 0, count: 9)
-            var matches: Int32 = 0
-            let inliers = pc_cv_verify(q.keypoints, q.descriptors, Int32(q.count), ref.keypoints, ref.descriptors, Int32(ref.count),
-                                       Float(parameters["ratio"]), Float(parameters["ransacPixels"]), &h, &matches)
+            let pairs = CoverMatcher.match(query, cover: ref, vocabulary: index.vocabulary, ratio: parameters["ratio"])
+            let matches = pairs.from.count / 2
+            // Fewer pairs than needed cannot pass, and RANSAC on a few stray pairs is the slow case.
+            var kept = [UInt8](repeating: 0, count: matches)
+            let inliers = matches >= minInliers ? pc_cv_fit_homography(pairs.from, pairs.to, Int32(matches), Float(parameters["ransacPixels"]), &h, &kept) : 0
+            // How much of the cover the agreeing points span (cells of a 4 × 4 grid): a cover shares
+            // a title's lettering or a logo with other covers, but not its whole face.
+            var cells = Set<Int>()
+            for k in 0..<matches where kept[k] != 0 {
+                let cx = min(3, max(0, Int(Double(pairs.from[2 * k]) / Double(ref.width) * 4)))
+                let cy = min(3, max(0, Int(Double(pairs.from[2 * k + 1]) / Double(ref.height) * 4)))
+                cells.insert(cy * 4 + cx)
+            }
             var n = Int(max(0, inliers))
+            // Points bunched in one or two cells are a shared detail (a logo, a label's lettering)
+            // as often as a cover: such a fit needs twice the points to count.
+            if n > 0 && cells.count <= 2 && n < 2 * minInliers { n = 0 }
             let corners = Self.project(h, width: Double(ref.width), height: Double(ref.height))
             // A fit that folds or shrinks the cover to a sliver is not a cover in the photo.
             if n > 0, !Self.plausible(corners, photoWidth: Double(q.width), photoHeight: Double(q.height)) { n = 0 }
             // Several covers may be in view: the one meant is the one the photo is aimed at, whose
             // outline holds the photo's centre. A cover beside it is another record, not the answer.
             if n > 0, !Self.contains(corners, x: Double(q.width) / 2, y: Double(q.height) / 2) { n = 0 }
-            let c = Identification.Candidate(album: index.albums[i].id, votes: Int(votes[i]), matches: Int(matches), inliers: n)
+            let c = Identification.Candidate(album: index.albums[i].id, shortlistScore: shortlistScore, matches: Int(matches), inliers: n, spread: n > 0 ? cells.count : 0)
             candidates.append((i, c, h))
         }
         candidates.sort { $0.c.inliers != $1.c.inliers ? $0.c.inliers > $1.c.inliers : $0.i < $1.i }
         var out = Identification(photo: photo, match: nil, note: nil, candidates: candidates.map(\.c), milliseconds: nil)
-        let minInliers = parameters.int("minInliers")
         guard let best = candidates.first, best.c.inliers >= minInliers else {
             let top = candidates.first.map { ": best candidate \($0.c.album) had \($0.c.inliers) consistent points, \(minInliers) needed" } ?? ": no cover of the catalog shares enough points with the photo"
             out.note = Self.noMatch + top
@@ -109,7 +125,8 @@ public struct AlbumIdentifier: Sendable {
         let second = candidates.dropFirst().first?.c.inliers ?? 0
         let strength = 1 - exp(-Double(best.c.inliers - minInliers / 2) / Double(minInliers))
         let margin = min(1, Double(best.c.inliers - second) / Double(max(1, best.c.inliers)) * 1.5)
-        let corners = Self.project(best.h, width: Double(index.features[best.i].width), height: Double(index.features[best.i].height))
+        let size = widths[best.i]!
+        let corners = Self.project(best.h, width: Double(size.0), height: Double(size.1))
         out.match = .init(album: index.albums[best.i], confidence: (max(0, min(1, strength * (0.5 + 0.5 * margin))) * 1000).rounded() / 1000,
                           inliers: best.c.inliers, corners: corners.map { [$0.0, $0.1] })
         return out

@@ -1,4 +1,3 @@
-import COpenCVShim
 import Foundation
 import PhotoCurate
 
@@ -7,63 +6,183 @@ import PhotoCurate
 /// ```swift
 /// let index = try AlbumIndex.build(AlbumCatalog.load("catalog"), cache: cache)
 /// index.problems   // covers that could not be read, each with the file and reason
+/// index.shortlist(photoFeatures, count: 5)
 /// ```
-/// The shortlist is a multi-probe LSH over each cover's strongest points (OpenCV's
-/// FLANN): a photo's points vote for covers, the covers with most votes are then
-/// verified geometrically (`AlbumIdentifier`). Memory grows linearly: about
-/// `indexFeatures` × 32 bytes per cover plus the hash tables.
+/// The shortlist is a bag of visual words: a vocabulary tree trained on the
+/// catalog's own points (`VisualVocabulary`) turns each cover's strongest points
+/// into words, and an inverted file lists the covers of each word. A photo's
+/// words score the covers they share (idf²-weighted histogram intersection), and the
+/// best few are verified geometrically (`AlbumIdentifier`). The cost of a photo
+/// grows with the postings its words touch, not with the catalog.
+///
+/// Memory: the inverted file takes ~5 bytes per indexed point (`indexFeatures`
+/// per cover); the covers' full features (~29 KB each) stay in memory up to
+/// `memoryCovers` covers, and beyond that are read from the albums cache for the
+/// shortlisted covers only.
 public final class AlbumIndex: @unchecked Sendable {
     public let catalog: AlbumCatalog
-    /// Albums whose cover could be analysed, with their features (same order).
+    /// Albums whose cover could be analysed (index order).
     public let albums: [AlbumEntry]
-    public let features: [CoverFeatures]
     /// Covers left out (unreadable, no features), with the reason; and the catalog's own problems.
     public let problems: [String]
     public let computed: Int
     public let reused: Int
-    let lsh: OpaquePointer?
+    public let vocabulary: VisualVocabulary
+    /// Inverted file: covers (and their count of the word) for word w at wordStart[w]..<wordStart[w+1].
+    let wordStart: [Int32]
+    let postingCover: [Int32]
+    let postingCount: [UInt8]
+    let idf: [Float]
+    /// Per cover: √ of its idf² mass, so covers with many points do not win by size alone.
+    let coverNorm: [Float]
+    let store: FeatureStore
 
-    deinit { if let lsh { pc_cv_lsh_free(lsh) } }
+    /// Covers whose full features are kept in memory; above it they are read from the cache.
+    public static let memoryCovers = 5000
+    /// Points the vocabulary is trained on, at most (12.8 MB); more words separated covers better up to here.
+    static let sampleCap = 400_000
+
+    enum FeatureStore {
+        case memory([CoverFeatures])
+        case cache(CacheStore, key: ResultKey, hashes: [String])
+    }
 
     public struct Failure: Error, CustomStringConvertible { public let description: String }
+
+    /// The full features of cover `i` (for verification).
+    public func coverFeatures(_ i: Int) throws -> CoverFeatures {
+        switch store {
+        case .memory(let all): return all[i]
+        case .cache(let cache, let key, let hashes):
+            guard let data = try cache.results(for: hashes[i], keys: [key])[key], let f = CoverFeatures(encoded: data) else {
+                throw Failure(description: "\(catalog.artPath(albums[i])): its features are no longer in the albums cache; run `photocurate albums index` again")
+            }
+            return f
+        }
+    }
+
+    /// Bytes the shortlist index holds (vocabulary and inverted file), for the scale report.
+    public var indexBytes: Int { vocabulary.memoryBytes + wordStart.count * 4 + postingCover.count * 5 + idf.count * 4 + coverNorm.count * 4 }
+    public var postings: Int { postingCover.count }
 
     public static func build(_ catalog: AlbumCatalog, cache: CacheStore?, cover: Parameters? = nil, identify: Parameters? = nil) throws -> AlbumIndex {
         let cp = try cover ?? Parameters(AlbumParameters.cover)
         let ip = try identify ?? Parameters(AlbumParameters.identify)
         let key = ResultKey(analyzer: AlbumParameters.coverAnalyzer, version: AlbumParameters.coverVersion, parametersHash: cp.hash)
         let n = catalog.albums.count
-        var results = [Result<(CoverFeatures, CacheStore.Entry?), Failure>?](repeating: nil, count: n)
-        let lock = NSLock()
+        let perCover = ip.int("indexFeatures")
+        let inMemory = cache == nil || n <= memoryCovers
+        // Points the vocabulary is trained on: up to `sampleCap`, spread evenly over the covers.
+        let sampleEach = max(4, min(perCover, Self.sampleCap / max(1, n)))
         try Vips.start()
-        DispatchQueue.concurrentPerform(iterations: n) { i in
-            let r = analyse(catalog, catalog.albums[i], cache: cache, key: key, parameters: cp)
-            lock.lock(); results[i] = r; lock.unlock()
-        }
-        var albums: [AlbumEntry] = [], features: [CoverFeatures] = [], problems = catalog.problems, fresh: [CacheStore.Entry] = []
-        for (i, r) in results.enumerated() {
-            switch r! {
-            case .success(let (f, entry)):
-                albums.append(catalog.albums[i]); features.append(f)
-                if let entry { fresh.append(entry) }
-            case .failure(let e): problems.append(e.description)
+        var albums: [AlbumEntry] = [], kept: [CoverFeatures] = [], hashes: [String] = [], indexed: [[UInt8]] = []
+        var problems = catalog.problems, computed = 0, sample: [UInt8] = []
+        // In batches, so that a large catalog's features never sit in memory all at once.
+        let batch = 512
+        for start in stride(from: 0, to: n, by: batch) {
+            let range = start..<min(n, start + batch)
+            var results = [Result<(CoverFeatures, CacheStore.Entry?, String), Failure>?](repeating: nil, count: range.count)
+            let lock = NSLock()
+            DispatchQueue.concurrentPerform(iterations: range.count) { k in
+                let r = analyse(catalog, catalog.albums[range.lowerBound + k], cache: cache, key: key, parameters: cp)
+                lock.lock(); results[k] = r; lock.unlock()
+            }
+            var fresh: [CacheStore.Entry] = []
+            for (k, r) in results.enumerated() {
+                switch r! {
+                case .success(let (f, entry, hash)):
+                    albums.append(catalog.albums[range.lowerBound + k]); hashes.append(hash)
+                    if inMemory { kept.append(f) }
+                    let p = f.prefix(perCover)
+                    indexed.append(p.descriptors)
+                    sample += p.descriptors.prefix(sampleEach * 32)
+                    if let entry { fresh.append(entry) }
+                case .failure(let e): problems.append(e.description)
+                }
+            }
+            computed += fresh.count
+            if let cache, !fresh.isEmpty {
+                // A cache that cannot be written costs only time next run; at scale it is needed.
+                do { try cache.write(fresh) } catch {
+                    if !inMemory { throw Failure(description: "albums cache: not written (\(error)); a catalog of \(n) covers needs it") }
+                    problems.append("albums cache: not written (\(error)); covers will be analysed again next time")
+                }
             }
         }
-        if let cache, !fresh.isEmpty {
-            // A cache that cannot be written costs only time next run.
-            do { try cache.write(fresh) } catch { problems.append("albums cache: not written (\(error)); covers will be analysed again next time") }
+        let descriptorsSeen = indexed.reduce(0) { $0 + $1.count / 32 }
+        // A deeper tree for a larger catalog: 10^depth leaves at most, and no more than the
+        // points trained on allow (a leaf holds at least one). 300,000 points → ~130,000 words.
+        let depth = max(3, min(6, Int(log10(Double(max(10, descriptorsSeen))).rounded(.up))))
+        let vocabulary = VisualVocabulary.train(sample, count: sample.count / 32, branching: 10, depth: depth)
+        // Words of each cover, then the inverted file.
+        var coverWords = [[Int32]](repeating: [], count: indexed.count)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: indexed.count) { i in
+            let words = indexed[i].withUnsafeBytes { raw in (0..<(raw.count / 32)).map { vocabulary.word(raw, at: $0) } }
+            lock.lock(); coverWords[i] = words; lock.unlock()
         }
-        let lsh = try makeLSH(features, perCover: ip.int("indexFeatures"))
-        return AlbumIndex(catalog: catalog, albums: albums, features: features, problems: problems,
-                          computed: fresh.count, reused: features.count - fresh.count, lsh: lsh)
+        indexed = []
+        var counts = [Int32](repeating: 0, count: vocabulary.words + 1)
+        var perCoverCounts: [[(Int32, UInt8)]] = coverWords.map { words in
+            var c: [Int32: Int] = [:]
+            for w in words { c[w, default: 0] += 1 }
+            return c.keys.sorted().map { ($0, UInt8(min(255, c[$0]!))) }
+        }
+        coverWords = []
+        for list in perCoverCounts { for (w, _) in list { counts[Int(w) + 1] += 1 } }
+        var wordStart = counts
+        for w in 0..<vocabulary.words { wordStart[w + 1] += wordStart[w] }
+        var postingCover = [Int32](repeating: 0, count: Int(wordStart[vocabulary.words]))
+        var postingCount = [UInt8](repeating: 0, count: postingCover.count)
+        var fill = Array(wordStart.dropLast())
+        for (c, list) in perCoverCounts.enumerated() {
+            for (w, k) in list {
+                let at = Int(fill[Int(w)]); fill[Int(w)] += 1
+                postingCover[at] = Int32(c); postingCount[at] = k
+            }
+        }
+        let covers = Float(max(1, albums.count))
+        let idf = (0..<vocabulary.words).map { w -> Float in
+            let df = Float(wordStart[w + 1] - wordStart[w])
+            return df > 0 ? log(covers / df) : 0
+        }
+        let coverNorm = perCoverCounts.map { list in max(1e-6, list.reduce(Float(0)) { $0 + idf[Int($1.0)] * idf[Int($1.0)] * Float($1.1) }).squareRoot() }
+        perCoverCounts = []
+        return AlbumIndex(catalog: catalog, albums: albums, problems: problems, computed: computed, reused: albums.count - computed,
+                          vocabulary: vocabulary, wordStart: wordStart, postingCover: postingCover, postingCount: postingCount,
+                          idf: idf, coverNorm: coverNorm,
+                          store: inMemory ? .memory(kept) : .cache(cache!, key: key, hashes: hashes))
     }
 
-    init(catalog: AlbumCatalog, albums: [AlbumEntry], features: [CoverFeatures], problems: [String], computed: Int, reused: Int, lsh: OpaquePointer?) {
-        self.catalog = catalog; self.albums = albums; self.features = features; self.problems = problems
-        self.computed = computed; self.reused = reused; self.lsh = lsh
+    init(catalog: AlbumCatalog, albums: [AlbumEntry], problems: [String], computed: Int, reused: Int, vocabulary: VisualVocabulary,
+         wordStart: [Int32], postingCover: [Int32], postingCount: [UInt8], idf: [Float], coverNorm: [Float], store: FeatureStore) {
+        self.catalog = catalog; self.albums = albums; self.problems = problems; self.computed = computed; self.reused = reused
+        self.vocabulary = vocabulary; self.wordStart = wordStart; self.postingCover = postingCover; self.postingCount = postingCount
+        self.idf = idf; self.coverNorm = coverNorm; self.store = store
+    }
+
+    /// The covers that share most of the photo's words, best first, with their scores.
+    public func shortlist(_ query: CoverMatcher.Query, count: Int) -> [(cover: Int, score: Double)] {
+        guard !query.words.isEmpty, !albums.isEmpty else { return [] }
+        var q: [Int32: Int] = [:]
+        for w in query.words { q[w, default: 0] += 1 }
+        var score = [Float](repeating: 0, count: albums.count)
+        for (w, k) in q {
+            // idf² (tf-idf on both sides): a word few covers have says much more than a common one.
+            let weight = idf[Int(w)] * idf[Int(w)]
+            if weight <= 0 { continue }
+            for at in Int(wordStart[Int(w)])..<Int(wordStart[Int(w) + 1]) {
+                score[Int(postingCover[at])] += weight * Float(min(k, Int(postingCount[at])))
+            }
+        }
+        var order: [(Int, Float)] = []
+        for c in score.indices where score[c] > 0 { order.append((c, score[c] / coverNorm[c])) }
+        order.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        return order.prefix(count).map { ($0.0, (Double($0.1) * 1000).rounded() / 1000) }
     }
 
     static func analyse(_ catalog: AlbumCatalog, _ album: AlbumEntry, cache: CacheStore?, key: ResultKey, parameters: Parameters)
-        -> Result<(CoverFeatures, CacheStore.Entry?), Failure> {
+        -> Result<(CoverFeatures, CacheStore.Entry?, String), Failure> {
         let path = catalog.artPath(album)
         let who = "\(path) (\(album.artist_name) — \(album.album_title))"
         var st = stat()
@@ -72,40 +191,17 @@ public final class AlbumIndex: @unchecked Sendable {
         do {
             let hash = try (try? cache?.knownHash(for: file)) ?? StableHash.file(at: path)
             if let cache, let data = try? cache.results(for: hash, keys: [key])[key], let f = CoverFeatures(encoded: data) {
-                return .success((f, nil))
+                return .success((f, nil, hash))
             }
             let image = try Decoder(longEdge: parameters.int("coverSize")).decode(path)
             let f = try CoverFeatures.extract(image, maxFeatures: parameters.int("coverFeatures"))
             guard f.count >= 20 else {
                 return .failure(Failure(description: "\(who): only \(f.count) distinct points; a plain cover cannot be recognised, left out"))
             }
-            return .success((f, CacheStore.Entry(file: file, contentHash: hash, results: [(key, f.encoded())])))
+            return .success((f, CacheStore.Entry(file: file, contentHash: hash, results: [(key, f.encoded())]), hash))
         } catch {
             return .failure(Failure(description: "\(who): \(error)"))
         }
     }
 
-    static func makeLSH(_ features: [CoverFeatures], perCover: Int) throws -> OpaquePointer? {
-        var desc: [UInt8] = [], owners: [Int32] = []
-        for (i, f) in features.enumerated() {
-            let p = f.prefix(perCover)
-            desc += p.descriptors
-            owners += [Int32](repeating: Int32(i), count: p.count)
-        }
-        guard !owners.isEmpty else { return nil }
-        // Longer keys as the index grows keep buckets small (≈ 8–30 entries each).
-        let keyBits = max(12, min(24, Int(log2(Double(owners.count) / 16).rounded())))
-        guard let lsh = pc_cv_lsh_build(desc, owners, Int32(owners.count), 6, Int32(keyBits), 1) else {
-            throw Failure(description: "albums index: " + String(cString: pc_cv_last_error()))
-        }
-        return lsh
-    }
-
-    /// Votes of a photo's points for each cover (index order).
-    func votes(_ query: CoverFeatures, ratio: Double) -> [Int32] {
-        var v = [Int32](repeating: 0, count: features.count)
-        guard let lsh, query.count > 0 else { return v }
-        _ = pc_cv_lsh_vote(lsh, query.descriptors, Int32(query.count), Float(ratio), &v, Int32(v.count))
-        return v
-    }
 }

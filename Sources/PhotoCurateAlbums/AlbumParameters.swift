@@ -15,8 +15,8 @@ public enum AlbumParameters {
     public static let identify: [ParameterSpec] = [
         ParameterSpec("photoSize", 1280, in: 256...4096, integer: true, "long edge (px) a photo is analysed at"),
         ParameterSpec("photoFeatures", 2500, in: 100...20000, integer: true, "ORB points taken from a photo"),
-        ParameterSpec("indexFeatures", 250, in: 20...5000, integer: true, "strongest points per cover in the shortlist index"),
-        ParameterSpec("shortlist", 5, in: 1...100, integer: true, "covers verified geometrically per photo"),
+        ParameterSpec("indexFeatures", 600, in: 20...5000, integer: true, "strongest points per cover in the shortlist's inverted file"),
+        ParameterSpec("shortlist", 10, in: 1...100, integer: true, "covers verified geometrically per photo"),
         ParameterSpec("ratio", 0.8, in: 0.5...0.95, "Lowe's ratio test for a feature match"),
         ParameterSpec("ransacPixels", 5, in: 1...30, "RANSAC reprojection tolerance (px at photoSize)"),
         ParameterSpec("minInliers", 20, in: 6...500, integer: true, "matches consistent with one homography needed to name an album"),

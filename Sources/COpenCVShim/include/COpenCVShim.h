@@ -22,24 +22,10 @@ const char *pc_cv_last_error(void);
 int pc_cv_orb(const uint8_t *gray, int width, int height, int max_features, int fast_threshold,
               float *keypoints, uint8_t *descriptors);
 
-/// An LSH index over many images' descriptors (`owners[i]` is the image of descriptor i).
-typedef struct pc_cv_lsh pc_cv_lsh;
-pc_cv_lsh *pc_cv_lsh_build(const uint8_t *descriptors, const int32_t *owners, int count,
-                           int tables, int key_bits, int probe_level);
-void pc_cv_lsh_free(pc_cv_lsh *index);
-/// For each query descriptor, its two nearest indexed descriptors; a query whose
-/// nearest is closer than `ratio` × the second-nearest of another image votes
-/// for the nearest's image. `votes` (one per image, zeroed by the caller) gets the counts.
-/// Returns the number of votes cast, or -1.
-int pc_cv_lsh_vote(const pc_cv_lsh *index, const uint8_t *query, int count, float ratio,
-                   int32_t *votes, int images);
-
-/// Matches a reference image's features to a query's (Hamming, ratio test) and fits
-/// a homography reference → query with RANSAC. `h` gets 9 values (row-major).
-/// Returns the RANSAC inlier count (0 when no fit), `*matches` the ratio-test survivors, or -1.
-int pc_cv_verify(const float *query_kp, const uint8_t *query_desc, int query_count,
-                 const float *ref_kp, const uint8_t *ref_desc, int ref_count,
-                 float ratio, float ransac_px, double *h, int *matches);
+/// Fits a homography `from` → `to` (`count` point pairs, x, y each) with RANSAC
+/// (a fixed seed: the same input gives the same fit). `h` gets 9 values (row-major).
+/// `inlier` (count bytes) gets 1 for each pair the fit keeps. Returns the inlier count (0 when no fit), or -1.
+int pc_cv_fit_homography(const float *from, const float *to, int count, float ransac_px, double *h, uint8_t *inlier);
 
 /// Warps an 8-bit image (1–4 channels, interleaved) by the homography `h` (source → destination),
 /// bilinear, into `dst` (dst_width × dst_height, same channels). Pixels from outside the source keep `dst`'s values.
