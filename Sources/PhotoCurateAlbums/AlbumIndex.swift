@@ -75,7 +75,7 @@ public final class AlbumIndex: @unchecked Sendable {
         // Points the vocabulary is trained on: up to `sampleCap`, spread evenly over the covers.
         let sampleEach = max(4, min(perCover, Self.sampleCap / max(1, n)))
         try Vips.start()
-        var albums: [AlbumEntry] = [], kept: [CoverFeatures] = [], hashes: [String] = [], indexed: [[UInt8]] = []
+        var albums: [AlbumEntry] = [], kept: [CoverFeatures] = [], hashes: [String] = [], descriptorsSeen = 0
         var problems = catalog.problems, computed = 0, sample: [UInt8] = []
         // In batches, so that a large catalog's features never sit in memory all at once.
         let batch = 512
@@ -93,9 +93,8 @@ public final class AlbumIndex: @unchecked Sendable {
                 case .success(let (f, entry, hash)):
                     albums.append(catalog.albums[range.lowerBound + k]); hashes.append(hash)
                     if inMemory { kept.append(f) }
-                    let p = f.prefix(perCover)
-                    indexed.append(p.descriptors)
-                    sample += p.descriptors.prefix(sampleEach * 32)
+                    descriptorsSeen += min(perCover, f.count)
+                    sample += f.descriptors.prefix(min(perCover, sampleEach) * 32)
                     if let entry { fresh.append(entry) }
                 case .failure(let e): problems.append(e.description)
                 }
@@ -109,26 +108,34 @@ public final class AlbumIndex: @unchecked Sendable {
                 }
             }
         }
-        let descriptorsSeen = indexed.reduce(0) { $0 + $1.count / 32 }
         // A deeper tree for a larger catalog: 10^depth leaves at most, and no more than the
         // points trained on allow (a leaf holds at least one). 300,000 points → ~130,000 words.
         let depth = max(3, min(6, Int(log10(Double(max(10, descriptorsSeen))).rounded(.up))))
         let vocabulary = VisualVocabulary.train(sample, count: sample.count / 32, branching: 10, depth: depth)
-        // Words of each cover, then the inverted file.
-        var coverWords = [[Int32]](repeating: [], count: indexed.count)
+        // Words of each cover (a second pass: at scale the features come from the cache again,
+        // one cover at a time, so that they are never all in memory), then the inverted file.
+        let store: FeatureStore = inMemory ? .memory(kept) : .cache(cache!, key: key, hashes: hashes)
+        var perCoverCounts = [[(Int32, UInt8)]](repeating: [], count: albums.count)
         let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: indexed.count) { i in
-            let words = indexed[i].withUnsafeBytes { raw in (0..<(raw.count / 32)).map { vocabulary.word(raw, at: $0) } }
-            lock.lock(); coverWords[i] = words; lock.unlock()
-        }
-        indexed = []
-        var counts = [Int32](repeating: 0, count: vocabulary.words + 1)
-        var perCoverCounts: [[(Int32, UInt8)]] = coverWords.map { words in
+        var failure: Error? = nil
+        DispatchQueue.concurrentPerform(iterations: albums.count) { i in
+            let f: CoverFeatures
+            switch store {
+            case .memory(let all): f = all[i]
+            case .cache(let cache, let key, let hashes):
+                guard let data = try? cache.results(for: hashes[i], keys: [key])[key], let g = CoverFeatures(encoded: data) else {
+                    lock.lock(); failure = Failure(description: "\(catalog.artPath(albums[i])): its features vanished from the albums cache while indexing"); lock.unlock()
+                    return
+                }
+                f = g
+            }
             var c: [Int32: Int] = [:]
-            for w in words { c[w, default: 0] += 1 }
-            return c.keys.sorted().map { ($0, UInt8(min(255, c[$0]!))) }
+            f.prefix(perCover).descriptors.withUnsafeBytes { raw in for k in 0..<(raw.count / 32) { c[vocabulary.word(raw, at: k), default: 0] += 1 } }
+            let list = c.keys.sorted().map { ($0, UInt8(min(255, c[$0]!))) }
+            lock.lock(); perCoverCounts[i] = list; lock.unlock()
         }
-        coverWords = []
+        if let failure { throw failure }
+        var counts = [Int32](repeating: 0, count: vocabulary.words + 1)
         for list in perCoverCounts { for (w, _) in list { counts[Int(w) + 1] += 1 } }
         var wordStart = counts
         for w in 0..<vocabulary.words { wordStart[w + 1] += wordStart[w] }
@@ -151,7 +158,7 @@ public final class AlbumIndex: @unchecked Sendable {
         return AlbumIndex(catalog: catalog, albums: albums, problems: problems, computed: computed, reused: albums.count - computed,
                           vocabulary: vocabulary, wordStart: wordStart, postingCover: postingCover, postingCount: postingCount,
                           idf: idf, coverNorm: coverNorm,
-                          store: inMemory ? .memory(kept) : .cache(cache!, key: key, hashes: hashes))
+                          store: store)
     }
 
     init(catalog: AlbumCatalog, albums: [AlbumEntry], problems: [String], computed: Int, reused: Int, vocabulary: VisualVocabulary,

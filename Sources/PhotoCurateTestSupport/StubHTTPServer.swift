@@ -57,10 +57,12 @@ public final class StubHTTPServer: @unchecked Sendable {
         t.start()
     }
 
+    /// Stops accepting. The socket is closed by the serving thread itself: closing it here, while
+    /// that thread waits in accept(), would let a new server reuse the number and have its
+    /// connections answered by this one.
     public func stop() {
-        lock.lock(); stopped = true; lock.unlock()
-        shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
+        lock.lock(); let was = stopped; stopped = true; lock.unlock()
+        if !was { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     deinit { if !stopped { stop() } }
@@ -68,11 +70,13 @@ public final class StubHTTPServer: @unchecked Sendable {
     private func serve() {
         while true {
             let c = accept(fd, nil, nil)
-            if c < 0 {
-                lock.lock(); let done = stopped; lock.unlock()
-                if done || errno == EBADF || errno == EINVAL { return }
-                continue
+            lock.lock(); let done = stopped; lock.unlock()
+            if done {
+                if c >= 0 { close(c) }
+                close(fd)
+                return
             }
+            if c < 0 { continue }
             handle(c)
             close(c)
         }
