@@ -10,10 +10,11 @@ import PhotoCurate
 /// answer.match?.album.album_title   // "Kind of Blue", or nil: "Couldn't find a match"
 /// ```
 /// Input: a photo path (and whether it was taken with the square guide). Output: an
-/// `Identification`. The photo's ORB points vote through the index's LSH for a
-/// shortlist; each shortlisted cover is then matched point to point and must agree
-/// with one homography (RANSAC). The best cover with at least `minInliers` such
-/// points is the answer; the homography also gives where the cover lies in the photo.
+/// `Identification`. The photo's ORB points become visual words that pick a
+/// shortlist from the index's inverted file; each shortlisted cover is then
+/// matched point to point (`CoverMatcher`) and must agree with one homography
+/// (RANSAC). The best cover with at least `minInliers` such points, spread over
+/// it, is the answer; the homography also gives where the cover lies in the photo.
 public struct AlbumIdentifier: Sendable {
     public let index: AlbumIndex
     public let parameters: Parameters

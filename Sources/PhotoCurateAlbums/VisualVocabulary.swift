@@ -114,22 +114,7 @@ public struct VisualVocabulary: Sendable {
 
     /// The word of descriptor `i` of `descriptors` (32 bytes each).
     public func word(_ descriptors: UnsafeRawBufferPointer, at i: Int) -> Int32 {
-        let d = (descriptors.loadUnaligned(fromByteOffset: i * 32, as: UInt64.self), descriptors.loadUnaligned(fromByteOffset: i * 32 + 8, as: UInt64.self),
-                 descriptors.loadUnaligned(fromByteOffset: i * 32 + 16, as: UInt64.self), descriptors.loadUnaligned(fromByteOffset: i * 32 + 24, as: UInt64.self))
-        return centers.withUnsafeBufferPointer { c in
-            var node = 0
-            while firstChild[node] >= 0 {
-                let first = Int(firstChild[node])
-                var best = first, bestD = Int.max
-                for child in first..<(first + Int(childCount[node])) {
-                    let p = c.baseAddress! + child * 4
-                    let dist = (d.0 ^ p[0]).nonzeroBitCount + (d.1 ^ p[1]).nonzeroBitCount + (d.2 ^ p[2]).nonzeroBitCount + (d.3 ^ p[3]).nonzeroBitCount
-                    if dist < bestD { bestD = dist; best = child }
-                }
-                node = best
-            }
-            return leafWord[node]
-        }
+        quantize(descriptors, at: i, level: 0).word
     }
 
     /// The word of descriptor `i`, and the node it passed at `level` (1 = the root's children):

@@ -1,7 +1,7 @@
 #ifndef COPENCVSHIM_H
 #define COPENCVSHIM_H
 // OpenCV 4 (Debian libopencv-features2d-dev, libopencv-calib3d-dev) behind a C interface:
-// ORB features, a multi-probe LSH index over them, homography verification and
+// ORB features, a RANSAC homography fit and
 // the perspective warp the cover generator needs. Every call catches C++ exceptions
 // and reports them through `pc_cv_last_error`.
 #include <stdint.h>
