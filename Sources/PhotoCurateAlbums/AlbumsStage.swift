@@ -96,7 +96,9 @@ public struct AlbumsStage: Sendable {
         try fm.createDirectory(atPath: folder + "/cards", withIntermediateDirectories: true)
         var scans: [AlbumScanner.AlbumScan] = []
         for k in photos.indices {
-            guard var (scan, card) = results[k] else { continue }
+            guard let result = results[k] else { continue }
+            var scan = result.0
+            let card = result.1
             scan.identification.milliseconds = nil
             if let card {
                 // Position first (names repeat across subfolders), then the photo's name for a reader.

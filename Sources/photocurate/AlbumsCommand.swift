@@ -69,7 +69,7 @@ struct AlbumsCommand: AsyncParsableCommand {
             for p in index.problems { FileHandle.standardError.write(Data("photocurate: \(p)\n".utf8)) }
             if index.albums.isEmpty { throw fail("\(folder): no usable album in the catalog") }
             if !quiet {
-                FileHandle.standardError.write(Data("catalog: \(index.albums.count) albums (\(index.computed) covers analysed, \(index.reused) from the cache), \(index.problems.count) left out\n".utf8))
+                FileHandle.standardError.write(Data("catalog: \(index.albums.count) albums (\(index.computed) covers analysed, \(index.reused) from the cache), \(index.problems.count) left out; shortlist index: \(index.vocabulary.words) words, \(index.postings) postings, \(String(format: "%.1f", Double(index.indexBytes) / 1_048_576)) MB\n".utf8))
             }
             return index
         }

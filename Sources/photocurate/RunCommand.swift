@@ -142,6 +142,10 @@ struct RunCommand: AsyncParsableCommand {
             print("\(out)/manifest.json")
         } else {
             print(Summary.render(manifest, outDir: out))
+            // Where each output stage the pipeline named wrote (exhibit/, albums/, …).
+            for (plugin, _) in definition.outputStages {
+                for name in plugin.outputs { print("\(plugin.id): \(out)/\(name)/ (\(plugin.summary))") }
+            }
         }
         appLog.info("run done", metadata: ["event": "done", "photos": .stringConvertible(manifest.photos.count),
                                            "picks": .stringConvertible(manifest.picks.count), "errors": .stringConvertible(manifest.errors.count),
