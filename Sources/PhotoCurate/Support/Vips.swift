@@ -151,11 +151,16 @@ public final class VImage {
         guard pcv_black(&out, Int32(width), Int32(height), Int32(bands)) == 0, let out else { throw VipsError.take("black") }
         return VImage(out)
     }
+    /// Rendered text (a one-band mask), made in memory under one process-wide lock: Pango and
+    /// fontconfig share caches that are not safe across threads (the cover generator, rendering
+    /// two covers at a time, crashed in GLib after ~20,000 of them without it).
     public static func text(_ s: String, width: Int, dpi: Int) throws -> VImage {
+        textLock.lock(); defer { textLock.unlock() }
         var out: UnsafeMutablePointer<VipsImage>?
         guard pcv_text(&out, s, Int32(width), Int32(dpi)) == 0, let out else { throw VipsError.take("text") }
-        return VImage(out)
+        return try VImage(out).copyMemory()
     }
+    private static let textLock = NSLock()
     /// libvips' own shrink-on-load thumbnail: the decode reference for benchmarks.
     public static func thumbnail(_ path: String, width: Int) throws -> VImage {
         var out: UnsafeMutablePointer<VipsImage>?
