@@ -65,7 +65,9 @@ public final class AlbumIndex: @unchecked Sendable {
     public var indexBytes: Int { vocabulary.memoryBytes + wordStart.count * 4 + postingCover.count * 5 + idf.count * 4 + coverNorm.count * 4 }
     public var postings: Int { postingCover.count }
 
-    public static func build(_ catalog: AlbumCatalog, cache: CacheStore?, cover: Parameters? = nil, identify: Parameters? = nil) throws -> AlbumIndex {
+    /// - Parameter memoryCovers: above this many covers (and with a cache), features are read back from the cache.
+    public static func build(_ catalog: AlbumCatalog, cache: CacheStore?, cover: Parameters? = nil, identify: Parameters? = nil,
+                             memoryCovers: Int = AlbumIndex.memoryCovers) throws -> AlbumIndex {
         let cp = try cover ?? Parameters(AlbumParameters.cover)
         let ip = try identify ?? Parameters(AlbumParameters.identify)
         let key = ResultKey(analyzer: AlbumParameters.coverAnalyzer, version: AlbumParameters.coverVersion, parametersHash: cp.hash)

@@ -56,6 +56,16 @@ final class AlbumsTests: XCTestCase {
         XCTAssertEqual(again.reused, 16)
         XCTAssertEqual(again.computed, 0)
         for i in index.albums.indices { XCTAssertEqual(try again.coverFeatures(i), try index.coverFeatures(i)) }
+        // A large catalog keeps no features in memory and reads the shortlisted ones from the
+        // cache: the same words, the same answers.
+        let fromCache = try AlbumIndex.build(try AlbumCatalog.load(set + "/catalog"), cache: cache, memoryCovers: 4)
+        XCTAssertEqual(fromCache.postings, index.postings)
+        let viaCache = try AlbumIdentifier(index: fromCache)
+        for l in labels.prefix(6) {
+            let a = try identifier.identify(set + "/photos/" + l.file, guide: l.guide), b = try viaCache.identify(set + "/photos/" + l.file, guide: l.guide)
+            XCTAssertEqual(a.match?.album.id, b.match?.album.id, l.file)
+            XCTAssertEqual(a.candidates.map(\.inliers), b.candidates.map(\.inliers), l.file)
+        }
     }
 
     func testUnreadablePhotoIsNamed() throws {
