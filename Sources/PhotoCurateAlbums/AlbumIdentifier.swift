@@ -84,11 +84,9 @@ public struct AlbumIdentifier: Sendable {
         let query = CoverMatcher.query(q, vocabulary: index.vocabulary)
         let order = index.shortlist(query, count: parameters.int("shortlist"))
         let minInliers = parameters.int("minInliers")
-        var candidates: [(i: Int, c: Identification.Candidate, h: [Double])] = []
-        var widths: [Int: (Int, Int)] = [:]
+        var candidates: [(i: Int, c: Identification.Candidate, h: [Double], size: (Int, Int))] = []
         for (i, shortlistScore) in order {
             guard let ref = try? index.coverFeatures(i) else { continue }
-            widths[i] = (ref.width, ref.height)
             var h = [Double](repeating: 0, count: 9)
             let pairs = CoverMatcher.match(query, cover: ref, vocabulary: index.vocabulary, ratio: parameters["ratio"])
             let matches = pairs.from.count / 2
@@ -114,7 +112,7 @@ public struct AlbumIdentifier: Sendable {
             // outline holds the photo's centre. A cover beside it is another record, not the answer.
             if n > 0, !Self.contains(corners, x: Double(q.width) / 2, y: Double(q.height) / 2) { n = 0 }
             let c = Identification.Candidate(album: index.albums[i].id, shortlistScore: shortlistScore, matches: Int(matches), inliers: n, spread: n > 0 ? cells.count : 0)
-            candidates.append((i, c, h))
+            candidates.append((i, c, h, (ref.width, ref.height)))
         }
         candidates.sort { $0.c.inliers != $1.c.inliers ? $0.c.inliers > $1.c.inliers : $0.i < $1.i }
         var out = Identification(photo: photo, match: nil, note: nil, candidates: candidates.map(\.c), milliseconds: nil)
@@ -126,8 +124,7 @@ public struct AlbumIdentifier: Sendable {
         let second = candidates.dropFirst().first?.c.inliers ?? 0
         let strength = 1 - exp(-Double(best.c.inliers - minInliers / 2) / Double(minInliers))
         let margin = min(1, Double(best.c.inliers - second) / Double(max(1, best.c.inliers)) * 1.5)
-        let size = widths[best.i]!
-        let corners = Self.project(best.h, width: Double(size.0), height: Double(size.1))
+        let corners = Self.project(best.h, width: Double(best.size.0), height: Double(best.size.1))
         out.match = .init(album: index.albums[best.i], confidence: (max(0, min(1, strength * (0.5 + 0.5 * margin))) * 1000).rounded() / 1000,
                           inliers: best.c.inliers, corners: corners.map { [$0.0, $0.1] })
         return out

@@ -45,20 +45,25 @@ public final class AlbumIndex: @unchecked Sendable {
     enum FeatureStore {
         case memory([CoverFeatures])
         case cache(CacheStore, key: ResultKey, hashes: [String])
+
+        /// Cover `i`'s features, or nil when the cache no longer has them.
+        func features(_ i: Int) -> CoverFeatures? {
+            switch self {
+            case .memory(let all): return all[i]
+            case .cache(let cache, let key, let hashes):
+                return (try? cache.results(for: hashes[i], keys: [key])[key]).flatMap { CoverFeatures(encoded: $0) }
+            }
+        }
     }
 
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     /// The full features of cover `i` (for verification).
     public func coverFeatures(_ i: Int) throws -> CoverFeatures {
-        switch store {
-        case .memory(let all): return all[i]
-        case .cache(let cache, let key, let hashes):
-            guard let data = try cache.results(for: hashes[i], keys: [key])[key], let f = CoverFeatures(encoded: data) else {
-                throw Failure(description: "\(catalog.artPath(albums[i])): its features are no longer in the albums cache; run `photocurate albums index` again")
-            }
-            return f
+        guard let f = store.features(i) else {
+            throw Failure(description: "\(catalog.artPath(albums[i])): its features are no longer in the albums cache; run `photocurate albums index` again")
         }
+        return f
     }
 
     /// Bytes the shortlist index holds (vocabulary and inverted file), for the scale report.
@@ -83,15 +88,13 @@ public final class AlbumIndex: @unchecked Sendable {
         let batch = 512
         for start in stride(from: 0, to: n, by: batch) {
             let range = start..<min(n, start + batch)
-            var results = [Result<(CoverFeatures, CacheStore.Entry?, String), Failure>?](repeating: nil, count: range.count)
-            let lock = NSLock()
+            let results = ResultSlots<Result<(CoverFeatures, CacheStore.Entry?, String), Failure>>(count: range.count)
             DispatchQueue.concurrentPerform(iterations: range.count) { k in
-                let r = analyse(catalog, catalog.albums[range.lowerBound + k], cache: cache, key: key, parameters: cp)
-                lock.lock(); results[k] = r; lock.unlock()
+                results[k] = analyse(catalog, catalog.albums[range.lowerBound + k], cache: cache, key: key, parameters: cp)
             }
             var fresh: [CacheStore.Entry] = []
-            for (k, r) in results.enumerated() {
-                switch r! {
+            for k in 0..<range.count {
+                switch results[k]! {
                 case .success(let (f, entry, hash)):
                     albums.append(catalog.albums[range.lowerBound + k]); hashes.append(hash)
                     if inMemory { kept.append(f) }
@@ -117,26 +120,20 @@ public final class AlbumIndex: @unchecked Sendable {
         // Words of each cover (a second pass: at scale the features come from the cache again,
         // one cover at a time, so that they are never all in memory), then the inverted file.
         let store: FeatureStore = inMemory ? .memory(kept) : .cache(cache!, key: key, hashes: hashes)
-        var perCoverCounts = [[(Int32, UInt8)]](repeating: [], count: albums.count)
-        let lock = NSLock()
-        var failure: Error? = nil
+        let words = ResultSlots<[(Int32, UInt8)]>(count: albums.count)
         DispatchQueue.concurrentPerform(iterations: albums.count) { i in
-            let f: CoverFeatures
-            switch store {
-            case .memory(let all): f = all[i]
-            case .cache(let cache, let key, let hashes):
-                guard let data = try? cache.results(for: hashes[i], keys: [key])[key], let g = CoverFeatures(encoded: data) else {
-                    lock.lock(); failure = Failure(description: "\(catalog.artPath(albums[i])): its features vanished from the albums cache while indexing"); lock.unlock()
-                    return
-                }
-                f = g
-            }
+            guard let f = store.features(i) else { return }
             var c: [Int32: Int] = [:]
             f.prefix(perCover).descriptors.withUnsafeBytes { raw in for k in 0..<(raw.count / 32) { c[vocabulary.word(raw, at: k), default: 0] += 1 } }
-            let list = c.keys.sorted().map { ($0, UInt8(min(255, c[$0]!))) }
-            lock.lock(); perCoverCounts[i] = list; lock.unlock()
+            words[i] = c.keys.sorted().map { ($0, UInt8(min(255, c[$0]!))) }
         }
-        if let failure { throw failure }
+        var perCoverCounts: [[(Int32, UInt8)]] = []
+        for i in albums.indices {
+            guard let list = words[i] else {
+                throw Failure(description: "\(catalog.artPath(albums[i])): its features vanished from the albums cache while indexing")
+            }
+            perCoverCounts.append(list)
+        }
         var counts = [Int32](repeating: 0, count: vocabulary.words + 1)
         for list in perCoverCounts { for (w, _) in list { counts[Int(w) + 1] += 1 } }
         var wordStart = counts

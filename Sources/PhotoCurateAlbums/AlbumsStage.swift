@@ -113,14 +113,3 @@ public struct AlbumsStage: Sendable {
         try AtomicFile.write(try enc.encode(scans), to: folder + "/scans.json")
     }
 }
-
-/// One slot per task, filled from concurrent iterations.
-final class ResultSlots<T>: @unchecked Sendable {
-    private var slots: [T?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    subscript(_ k: Int) -> T? {
-        get { lock.lock(); defer { lock.unlock() }; return slots[k] }
-        set { lock.lock(); slots[k] = newValue; lock.unlock() }
-    }
-}
