@@ -57,6 +57,8 @@ public struct TripGenerator {
     public var noGPSFraction = 0.12
     public var rotatedFraction = 0.12
     public var corruptFiles = 3
+    /// JPEG quality of the written files (libvips' default is 75; cameras write 90–98).
+    public var jpegQuality = 90
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     public init(sources: String, out: String, seed: UInt64) {
@@ -164,13 +166,14 @@ public struct TripGenerator {
 
         var labels = TripLabels(seed: seed, mode: mode.rawValue, size: "\(w)x\(h)", scenes: scenes, files: [:])
         labels.range = range.rawValue
-        let sourceDir = sources
+        labels.quality = jpegQuality
+        let sourceDir = sources, quality = jpegQuality
         let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             var out: [(Int, [UInt8])] = []
             var next = 0
             func add(_ i: Int) {
                 let shot = shots[i]
-                group.addTask { (i, try Self.render(shot, sourceDir: sourceDir, width: w, height: h)) }
+                group.addTask { (i, try Self.render(shot, sourceDir: sourceDir, width: w, height: h, quality: quality)) }
             }
             while next < min(jobs, shots.count) { add(next); next += 1 }
             while let r = try await group.next() {
@@ -231,7 +234,7 @@ public struct TripGenerator {
     }
 
     /// Renders one frame: crop, handheld variation, exposure, white balance, degradation, noise, EXIF.
-    static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int) throws -> [UInt8] {
+    static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int, quality: Int = 90) throws -> [UInt8] {
         let src = try VImage.open(sourceDir + "/" + s.source, sequential: false).srgb8()
         let sw = Double(src.width), sh = Double(src.height)
         // The scene's crop, 4:3, inside the source.
@@ -295,7 +298,7 @@ public struct TripGenerator {
         case 3: img = try img.rotated(quarterTurns: 2)
         default: break
         }
-        let jpeg = try img.jpeg(quality: 90)
+        let jpeg = try img.jpeg(quality: quality)
         guard let exif = s.exif else { return jpeg }
         return ExifWriter.insert(exif, into: jpeg)
     }

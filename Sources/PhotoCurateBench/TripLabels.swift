@@ -32,6 +32,8 @@ public struct TripLabels: Codable, Sendable {
     public var mode: String
     /// "mild" or "strong" (`TripGenerator.FaultRange`); absent in trips made before the range existed (strong).
     public var range: String?
+    /// JPEG quality the files were written at; absent in trips made before it was an option (90).
+    public var quality: Int?
     public var size: String
     public var scenes: Int
     public var files: [String: File]

@@ -60,7 +60,9 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Corrupt, truncated and non-image files to add.") var corrupt: Int = 3
         @Option(help: "Fault strength: mild (the smallest a person rejects at 100 %: defocus σ 0.5–1.5 px, smear 3–8 px per 1000 px, grain σ 8–14) or strong (defocus 1.5–4, smear 6–16, grain 16–28).")
         var range: String = "mild"
+        @Option(help: "JPEG quality of the files (cameras write 90–98; web copies and libvips' default are 75).") var quality: Int = 90
         func validate() throws {
+            guard (30...100).contains(quality) else { throw ValidationError("--quality must be 30…100") }
             guard TripGenerator.FaultRange(rawValue: range) != nil else { throw ValidationError("--range must be mild or strong") }
             guard TripGenerator.Mode(rawValue: mode) != nil else { throw ValidationError("--mode must be normal or city-walk") }
             guard (64...4000).contains(size) else { throw ValidationError("--size must be 64…4000") }
@@ -73,6 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
             g.longEdge = size
             g.corruptFiles = corrupt
             g.range = TripGenerator.FaultRange(rawValue: range)!
+            g.jpegQuality = quality
             let t0 = Date()
             let labels = try await g.generate()
             let degraded = labels.files.values.filter { $0.degradation != nil }.count

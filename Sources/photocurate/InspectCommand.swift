@@ -116,8 +116,9 @@ struct InspectCommand: ParsableCommand {
     func printNative(_ n: NativeDetail?) {
         guard let n else { print("at 100 %     — (no DCT blocks: judged at the analysis scale only)"); return }
         let per1000 = 1000 / Double(max(n.width, n.height))
-        print(String(format: "at 100 %%     %d×%d from the JPEG's DCT blocks: grain σ %.2f levels luma, %@ chroma; edge spread %@ in the sharpest tiles",
-                     n.width, n.height, n.noiseLuma, n.noiseChroma.map { String(format: "%.2f", $0) } ?? "—",
+        let luma = n.grainUnmeasured.map { "grain not judged (\($0))" } ?? String(format: "grain σ %.2f levels luma (flattest 1 %% of blocks, finest frequencies)", n.noiseLuma)
+        print(String(format: "at 100 %%     %d×%d from the JPEG's DCT blocks: %@, %@ chroma; edge spread %@ in the sharpest tiles",
+                     n.width, n.height, luma, n.noiseChroma.map { String(format: "%.2f", $0) } ?? "—",
                      n.sharpWidth.map { String(format: "%.2f px (%.2f per 1000 px)", $0, $0 * per1000) } ?? "—"))
         print("tiles        box (x,y w×h)              edge σ px   detail")
         for t in n.tiles {

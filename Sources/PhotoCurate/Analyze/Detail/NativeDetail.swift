@@ -19,8 +19,11 @@ public struct NativeDetail: Codable, Sendable, Equatable {
     /// Full-resolution size as stored (before EXIF rotation).
     public var width: Int
     public var height: Int
-    /// Luma grain σ per pixel (levels), from the flattest 10 % of blocks; quantization-aware.
+    /// Luma grain σ per pixel (levels), from the flattest blocks' finest frequencies; quantization-aware.
+    /// 0 when `grainUnmeasured` says why it could not be measured.
     public var noiseLuma: Double
+    /// Why grain was not measured (a thumbnail, a coarse quantizer); nil when it was.
+    public var grainUnmeasured: String?
     /// Colour grain σ per pixel (the larger of Cb and Cr, levels); `nil` for a grey JPEG.
     public var noiseChroma: Double?
     /// Mean dequantized power per DCT position (64, DC first), all luma blocks.

@@ -135,12 +135,8 @@ public final class NativeDetailProbe {
         return ty * Self.tiles + tx
     }
 
-    /// Grain σ of component c: in the flattest 10 % of its blocks, the quantization-aware
-    /// σ at mid frequencies (2 ≤ u+v ≤ 6) where the quantizer is finest. (The high band,
-    /// 7 ≤ u+v ≤ 10, was tried as a texture veto: it read 0.58 of the mid band on white
-    /// grain and 0.66 on a 640 px photo of foliage, so it cannot tell them apart; nor can
-    /// the flattest blocks' low-frequency power over σ², 0.4–1.0 for grain, 0.5–0.9 for
-    /// foliage.)
+    /// Grain σ of chroma component c: in the flattest 10 % of its blocks, the
+    /// quantization-aware σ at mid frequencies (2 ≤ u+v ≤ 6) where the quantizer is finest.
     func noise(_ c: Int) -> Double? {
         guard let (sums, quant) = flattestDecile(c) else { return nil }
         let inBand = (1..<64).filter { (2...6).contains($0 % 8 + $0 / 8) }
@@ -151,11 +147,46 @@ public final class NativeDetailProbe {
         return sigmas[sigmas.count / 2] * (subsampled[c] ? 2 : 1)
     }
 
+    /// Luma blocks a photo needs before its grain is judged at 100 %: in a thumbnail
+    /// every block is texture, and there is no flat patch for grain to show in.
+    public static let minGrainBlocks = 1_000
+
+    /// Luma grain σ per pixel, or why it cannot be measured.
+    ///
+    /// Grain is white and everywhere; texture (foliage, sand, water) is not. So the
+    /// σ comes from the flattest 1 % of blocks (at least 48), and from the highest
+    /// frequencies the quantizer kept finely enough to invert (step ≤ 20): the three
+    /// highest such rings u+v, the median of their σ. Texture loses power towards
+    /// the pixel scale (optics, demosaicing); grain added to the pixels does not.
+    /// Chosen on the development trips and the real camera files: grain σ 8–14
+    /// reads 0.93× its size (7.0 at least), clean frames at most 3.6, 640 px photos
+    /// of sand and foliage at most 6.3 (the flattest 10 % at mid frequencies read
+    /// them at 10–18, like grain).
+    func lumaGrain() -> (sigma: Double?, note: String?) {
+        let blocks = blockCount(0)
+        guard blocks >= Double(Self.minGrainBlocks) else {
+            return (nil, "too small to judge grain at 100 % (\(Int(blocks)) blocks of 8×8)")
+        }
+        guard let (power, quant, _) = flattest(0, fraction: max(0.01, 48 / blocks)) else { return (nil, "no flat blocks") }
+        var rings: [Int: [Double]] = [:]
+        for k in 1..<64 where quant[k] <= 20 && k % 8 + k / 8 >= 3 {
+            rings[k % 8 + k / 8, default: []].append(NativeDetail.sigma(quantizedPower: power[k], step: Double(quant[k])))
+        }
+        let top = rings.keys.sorted().suffix(3).filter { $0 >= 4 }
+        guard !top.isEmpty else { return (nil, "the JPEG keeps no fine frequencies (quantizer steps over 20)") }
+        let perRing = top.map { r -> Double in let v = rings[r]!.sorted(); return v[v.count / 2] }.sorted()
+        return (perRing[perRing.count / 2], nil)
+    }
+
     /// Mean power per coefficient of component c's flattest 10 % of blocks (dequantized)
     /// and its quantizer steps; nil before 64 blocks.
     func flattestDecile(_ c: Int) -> (power: [Double], quant: [Int])? {
+        flattest(c, fraction: 0.1).map { ($0.power, $0.quant) }
+    }
+
+    func flattest(_ c: Int, fraction: Double) -> (power: [Double], quant: [Int], blocks: Double)? {
         guard blockCount(c) >= 64, let quant = quant(c) else { return nil }
-        let target = blockCount(c) * 0.1
+        let target = blockCount(c) * fraction
         var acc = 0.0
         var sums = [Double](repeating: 0, count: 64)
         for b in 0..<Self.bins where acc < target {
@@ -163,7 +194,7 @@ public final class NativeDetailProbe {
             for k in 0..<64 { sums[k] += binned[(c * Self.bins + b) * 64 + k] }
         }
         guard acc > 0 else { return nil }
-        return (sums.map { $0 / acc }, quant)
+        return (sums.map { $0 / acc }, quant, acc)
     }
 
     /// Edge spread (native px) of one tile from how its spectrum falls between a low
@@ -189,7 +220,8 @@ public final class NativeDetailProbe {
     public func finish(orientation: Int) -> NativeDetail? {
         guard counts[0] >= 64, let quant = quant(0) else { return nil }
         let n = Self.tiles
-        let noiseY = noise(0) ?? 0
+        let grain = lumaGrain()
+        let noiseY = grain.sigma ?? 0
         let chroma = [noise(1), noise(2)].compactMap { $0 }.max()
         let floors = quant.map { NativeDetail.quantizedPower(sigma: noiseY, step: Double($0)) }
         var stored: [NativeDetail.Tile] = []
@@ -209,7 +241,7 @@ public final class NativeDetailProbe {
         for t in 0..<(n * n) { for k in 1..<64 { power[k] += Float(tilePower[t * 64 + k]) } }
         let total = Float(counts[0])
         func r(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
-        return NativeDetail(width: width, height: height, noiseLuma: r(noiseY), noiseChroma: chroma.map(r),
+        return NativeDetail(width: width, height: height, noiseLuma: r(noiseY), grainUnmeasured: grain.note, noiseChroma: chroma.map(r),
                             power: power.map { (($0 / total) * 1000).rounded() / 1000 },
                             nonzero: (0..<64).map { Float(((nonzeroCount[$0] / Double(total)) * 10000).rounded() / 10000) },
                             quant: quant, tiles: upright, sharpWidth: sharp.map(r))

@@ -28,7 +28,10 @@ public struct QualityAnalyzer: Analyzer {
     /// 10: clipped colour measured (blocks where any channel is blown; luma misses a blown yellow);
     ///     deciles of each pixel's brightest channel, for exposure against the burst.
     /// 11: exposure allows a blown sky (up to 12 % clipped at normal brightness) and 8 % crushed shadows.
-    public static let version = 11
+    /// 12: where the JPEG shows grain at 100 % (`NativeDetail.grainUnmeasured` is nil), that grain alone sets
+    ///     the noise score: the analysis-scale estimate reads texture (foliage, sand) as noise in photos with no flat area.
+    ///     Exposure forgives a dark, crushed frame whose highlights reach 0.75 (low key: a stage, a night street).
+    public static let version = 12
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -66,9 +69,14 @@ public struct QualityAnalyzer: Analyzer {
         let sharpness = edges.count < 40 ? 0.35 : 1 / (1 + pow(effWidth / parameters["edgeWidthRef"], 5))
         // Grain at 100 %: per-pixel σ from the file's own DCT blocks, which the
         // analysis scale averages away (σ 8 in a 12 MP frame reads about 1.5 at 768 px).
-        let grain = image.native?.noiseLuma
-        let noise = min(1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4)),
-                        grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) } ?? 1)
+        // Where it is measured it decides alone: the analysis-scale estimate has no flat
+        // patch to look at in a frame full of leaves or sand, and reads their texture as noise.
+        // A thumbnail (under 64,000 px, so it is its own analysis image) has no flat patch
+        // at all; at that size a person judges nothing at 100 %, and neither do we.
+        let grain = image.native.flatMap { $0.grainUnmeasured == nil ? $0.noiseLuma : nil }
+        let thumbnail = grain == nil && w * h < NativeDetailProbe.minGrainBlocks * 64
+        let noise = thumbnail ? 1 : grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) }
+            ?? 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
         let exposure = exposureScore(expo)
         let thirds = Self.thirdsAlignment(sal.x, sal.y)
         let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
@@ -86,7 +94,8 @@ public struct QualityAnalyzer: Analyzer {
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
                                 whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
-                                grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r)))
+                                grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r),
+                                noiseNote: thumbnail ? "not judged: a \(w)×\(h) thumbnail has no flat area to show grain in" : nil))
     }
 
     // MARK: Sharpness
@@ -349,12 +358,19 @@ public struct QualityAnalyzer: Analyzer {
     /// shrinks to 1 % as the mean rises to 0.65, where clipping is over-exposure);
     /// likewise 8 % of crushed shadows. On the real camera files, a 1 % allowance
     /// called 7 of 22 full-size photos faulty, most for a white sky.
+    ///
+    /// A dark frame whose highlights still reach the top (white point ≥ 0.75: a stage,
+    /// a night street, a window in a dark room) is low key, not under-exposed: taking
+    /// light away lowers the white point first. Its crushed shadows and dark mean are
+    /// forgiven in proportion; under-exposed trip frames have white points of 0.40–0.48,
+    /// clean ones 0.53 and up.
     public func exposureScore(_ e: ExposureStats) -> Double {
         let allowance = 0.01 + 0.11 * min(1, max(0, (0.65 - e.mean) / 0.15))
         let highlight = exp(-max(0, e.high - allowance) * 15)
-        let shadow = exp(-max(0, e.low - 0.08) * 8)
+        let lowKey = min(1, max(0, (e.white - 0.6) / 0.15))
+        let shadow = pow(exp(-max(0, e.low - 0.08) * 8), 1 - lowKey)
         let brightEnd = pow(min(1, e.white / 0.7), 2)
-        let mid = exp(-pow((e.mean - 0.45) / 0.36, 2))
+        let mid = pow(exp(-pow((e.mean - 0.45) / 0.36, 2)), e.mean < 0.45 ? 1 - lowKey : 1)
         return highlight * shadow * brightEnd * mid
     }
 

@@ -54,12 +54,14 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var clippedColour: Double
         /// 10th…90th percentiles of each pixel's brightest channel, 0–1 (exposure against the burst).
         public var brightestDeciles: [Double]
+        /// Why noise was not judged (a thumbnail); nil when it was.
+        public var noiseNote: String?
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
-                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = []) {
-            self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
+                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], noiseNote: String? = nil) {
+            self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
             self.medianLuma = medianLuma ?? meanLuma
@@ -74,7 +76,7 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         return [
             ("sharpness", sharpness, String(format: "edges spread σ=%.2f px on the subject, %.2f in the sharpest tiles, %.2f overall (direction ratio %.2f, %d edges)", m.subjectEdgeWidth, m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
             ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped, %.1f%% blown in some colour", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows, 100 * m.clippedColour)),
-            ("noise", noise, String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)
+            ("noise", noise, m.noiseNote ?? String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)
                 + (m.grainNative.map { String(format: "; grain σ %.2f levels per pixel at 100 %%", $0) } ?? "")),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
             ("overall", overall, "weighted geometric mean of the four"),
