@@ -82,4 +82,30 @@ public enum FalseAlarms {
         if !flagged.isEmpty { out += ["", "called faulty:"] + flagged.map { "  \($0)" } }
         return out.joined(separator: "\n")
     }
+
+    /// Reads `path<TAB>reason` lines (`#` starts a comment).
+    public static func readExclusions(_ file: String) throws -> [String: String] {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        var out: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let parts = line.split(separator: "\t", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            out[parts[0]] = parts.count > 1 ? parts[1] : "listed"
+        }
+        return out
+    }
+
+    /// The manifest without the listed files, and the listed files that were in it (sorted).
+    public static func split(_ m: Manifest, excluding listed: [String: String]) -> (Manifest, [(String, String)]) {
+        var kept = m
+        kept.photos = m.photos.filter { listed[$0.relativePath] == nil }
+        let left = m.photos.compactMap { p in listed[p.relativePath].map { (p.relativePath, $0) } }.sorted { $0.0 < $1.0 }
+        return (kept, left)
+    }
+
+    /// What a listed file would have been called, for the record.
+    public static func flags(path: String, in m: Manifest) -> String? {
+        guard let p = m.photos.first(where: { $0.relativePath == path }) else { return nil }
+        let f = flags(p)
+        return f.isEmpty ? nil : f.joined(separator: "; ")
+    }
 }

@@ -146,8 +146,21 @@ struct BenchCommand: AsyncParsableCommand {
             abstract: "Count, by camera and by size, the photos of a run that the quality measures call faulty.",
             discussion: "Run it on a manifest of photos a person calls sharp and clean (e.g. photocurate run ../shared/exif-samples): every flag is a false alarm.")
         @Option(help: "manifest.json of a run.") var manifest: String
+        @Option(help: "A list of files that are not photographs (graphics, renders, test patterns): one relative path per line, a tab, then why. They are counted apart, not in the rate.")
+        var exclude: String?
         func run() throws {
-            print(FalseAlarms.render(FalseAlarms.table(try Manifest.read(manifest))))
+            var m = try Manifest.read(manifest)
+            if let exclude {
+                let listed = try FalseAlarms.readExclusions(exclude)
+                let (kept, left) = FalseAlarms.split(m, excluding: listed)
+                m = kept
+                if !left.isEmpty {
+                    print("not photographs (\(left.count), left out of the rate):")
+                    for (path, why) in left { print("  \(path): \(why)\(FalseAlarms.flags(path: path, in: try Manifest.read(manifest)).map { " — would be called: " + $0 } ?? "")") }
+                    print("")
+                }
+            }
+            print(FalseAlarms.render(FalseAlarms.table(m)))
         }
     }
 

@@ -30,11 +30,12 @@ public struct QualityAnalyzer: Analyzer {
     /// 11: exposure allows a blown sky (up to 12 % clipped at normal brightness) and 8 % crushed shadows.
     /// 12: where the JPEG shows grain at 100 % (`NativeDetail.grainUnmeasured` is nil), that grain alone sets
     ///     the noise score: the analysis-scale estimate reads texture (foliage, sand) as noise in photos with no flat area.
-    ///     Exposure forgives a dark, crushed frame whose highlights reach 0.75 (low key: a stage, a night street).
+    ///     The sharpest-tile width is the 10th percentile of tiles (was the 30th): a macro in shallow focus
+    ///     has its subject in few tiles. Exposure forgives a dark, crushed frame whose highlights reach 0.75 (low key: a stage, a night street).
     public static let version = 12
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
-        ParameterSpec("sharpTileQuantile", 0.3, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
+        ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
         ParameterSpec("motionFree", 1.3, in: 1...3, "direction ratio that content alone reaches (wings, ripples); only the excess counts as motion"),
         ParameterSpec("motionMinShare", 0.2, in: 0...0.5, "share of the edges a direction needs to count in the direction ratio (sparse directions are content, not motion)"),
         ParameterSpec("clipBlock", 8, in: 1...32, integer: true, "block size (px) in which clipping is counted: speckles smaller than this are not clipping"),
