@@ -110,12 +110,18 @@ public final class NativeDetailProbe {
         // Low-frequency activity: how much structure the block holds (grain barely moves it).
         let e = p[1] + p[8] + p[9] + p[2] + p[16]
         let bin = e < 1 ? 0 : min(Self.bins - 1, Int(log2(e) * 1.5) + 1)
-        binCount[c * Self.bins + bin] += 1
+        // A luma block near black or white (mean under 33 or over 223: DC = 8·(mean − 128))
+        // is the flattest of all and has had its grain clipped away: a blown sky or a
+        // black stage would read a grainy frame as clean.
+        let clipped = c == 0 && abs(d[0]) > 760
+        if !clipped { binCount[c * Self.bins + bin] += 1 }
         let t = c == 0 ? tileIndex(column, imcuRow) : 0
         if c == 0 { tileBlocks[t] += 1 }
+        if any && !clipped {
+            let binRow = binned + (c * Self.bins + bin) * 64
+            for k in 1..<64 { binRow[k] += p[k] }
+        }
         guard any else { return }
-        let binRow = binned + (c * Self.bins + bin) * 64
-        for k in 1..<64 { binRow[k] += p[k] }
         guard c == 0 else { return }
         // Luma: the power that is detail, not leakage. An 8-px block of a smooth slope
         // or curve has odd (even) coefficients in fixed ratio to its first (second)
@@ -167,9 +173,9 @@ public final class NativeDetailProbe {
         guard blocks >= Double(Self.minGrainBlocks) else {
             return (nil, "too small to judge grain at 100 % (\(Int(blocks)) blocks of 8×8)")
         }
-        guard let (power, quant, _) = flattest(0, fraction: max(0.01, 48 / blocks)) else { return (nil, "no flat blocks") }
+        guard let (power, quant, _) = flattest(0, fraction: max(0.01, 48 / blocks)) else { return (nil, "no blocks away from black and white") }
         var rings: [Int: [Double]] = [:]
-        for k in 1..<64 where quant[k] <= 20 && k % 8 + k / 8 >= 3 {
+        for k in 1..<64 where quant[k] <= 20 && (3...10).contains(k % 8 + k / 8) {
             rings[k % 8 + k / 8, default: []].append(NativeDetail.sigma(quantizedPower: power[k], step: Double(quant[k])))
         }
         let top = rings.keys.sorted().suffix(3).filter { $0 >= 4 }
@@ -185,8 +191,9 @@ public final class NativeDetailProbe {
     }
 
     func flattest(_ c: Int, fraction: Double) -> (power: [Double], quant: [Int], blocks: Double)? {
-        guard blockCount(c) >= 64, let quant = quant(c) else { return nil }
-        let target = blockCount(c) * fraction
+        let kept = (0..<Self.bins).reduce(0.0) { $0 + binCount[c * Self.bins + $1] }
+        guard kept >= 64, let quant = quant(c) else { return nil }
+        let target = kept * fraction
         var acc = 0.0
         var sums = [Double](repeating: 0, count: 64)
         for b in 0..<Self.bins where acc < target {

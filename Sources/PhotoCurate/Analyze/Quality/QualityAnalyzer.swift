@@ -263,7 +263,12 @@ public struct QualityAnalyzer: Analyzer {
 
     // MARK: Exposure
 
-    public struct ExposureStats { public var mean: Double; public var median: Double = 0; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double }
+    public struct ExposureStats {
+        public var mean: Double; public var median: Double = 0; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double
+        public init(mean: Double, median: Double = 0, high: Double, low: Double, range: Double, white: Double, black: Double) {
+            self.mean = mean; self.median = median; self.high = high; self.low = low; self.range = range; self.white = white; self.black = black
+        }
+    }
 
     /// Luma histogram statistics. Clipping is counted in regions (8×8 blocks most
     /// of whose pixels are clipped), so dark or bright speckles in texture are not
