@@ -110,10 +110,10 @@ public final class NativeDetailProbe {
         // Low-frequency activity: how much structure the block holds (grain barely moves it).
         let e = p[1] + p[8] + p[9] + p[2] + p[16]
         let bin = e < 1 ? 0 : min(Self.bins - 1, Int(log2(e) * 1.5) + 1)
-        // A luma block near black or white (mean under 33 or over 223: DC = 8·(mean − 128))
+        // A luma block at black or white (mean under 6 or over 249: DC = 8·(mean − 128))
         // is the flattest of all and has had its grain clipped away: a blown sky or a
         // black stage would read a grainy frame as clean.
-        let clipped = c == 0 && abs(d[0]) > 760
+        let clipped = c == 0 && abs(d[0]) > 976
         if !clipped { binCount[c * Self.bins + bin] += 1 }
         let t = c == 0 ? tileIndex(column, imcuRow) : 0
         if c == 0 { tileBlocks[t] += 1 }
