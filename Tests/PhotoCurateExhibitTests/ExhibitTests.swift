@@ -74,7 +74,7 @@ final class ExhibitStageTests: XCTestCase {
             }
         }
         let notes = ["IMG_1015.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
-                     "IMG_1040.jpg": "Copper Coin", "IMG_1018.jpg": "Green Tide"]
+                     "IMG_1039.jpg": "Copper Coin", "IMG_1018.jpg": "Green Tide"]
         for (i, w) in ex.works.enumerated() {
             XCTAssertEqual(w.id, String(format: "work-%02d", i + 1))
             let file = (inOrder[i].path as NSString).lastPathComponent
