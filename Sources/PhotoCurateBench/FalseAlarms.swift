@@ -94,18 +94,11 @@ public enum FalseAlarms {
         return out
     }
 
-    /// The manifest without the listed files, and the listed files that were in it (sorted).
-    public static func split(_ m: Manifest, excluding listed: [String: String]) -> (Manifest, [(String, String)]) {
+    /// The manifest without the listed files, and the listed files that were in it (sorted by path), with why they are listed.
+    public static func split(_ m: Manifest, excluding listed: [String: String]) -> (Manifest, [(photo: Manifest.Photo, why: String)]) {
         var kept = m
         kept.photos = m.photos.filter { listed[$0.relativePath] == nil }
-        let left = m.photos.compactMap { p in listed[p.relativePath].map { (p.relativePath, $0) } }.sorted { $0.0 < $1.0 }
+        let left = m.photos.compactMap { p in listed[p.relativePath].map { (photo: p, why: $0) } }.sorted { $0.photo.relativePath < $1.photo.relativePath }
         return (kept, left)
-    }
-
-    /// What a listed file would have been called, for the record.
-    public static func flags(path: String, in m: Manifest) -> String? {
-        guard let p = m.photos.first(where: { $0.relativePath == path }) else { return nil }
-        let f = flags(p)
-        return f.isEmpty ? nil : f.joined(separator: "; ")
     }
 }

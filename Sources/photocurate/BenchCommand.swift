@@ -156,7 +156,10 @@ struct BenchCommand: AsyncParsableCommand {
                 m = kept
                 if !left.isEmpty {
                     print("not photographs (\(left.count), left out of the rate):")
-                    for (path, why) in left { print("  \(path): \(why)\(FalseAlarms.flags(path: path, in: try Manifest.read(manifest)).map { " — would be called: " + $0 } ?? "")") }
+                    for (photo, why) in left {
+                        let flags = FalseAlarms.flags(photo)
+                        print("  \(photo.relativePath): \(why)" + (flags.isEmpty ? "" : " — would be called: " + flags.joined(separator: "; ")))
+                    }
                     print("")
                 }
             }

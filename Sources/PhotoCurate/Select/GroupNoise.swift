@@ -17,8 +17,8 @@ public enum GroupNoise {
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
         var out: [Int: Double] = [:]
         for i in members {
-            guard let si = photos[i].detail.flatMap({ $0.grainUnmeasured == nil ? $0.noiseLuma : nil }) else { continue }
-            let others = SelectInput.siblings(of: i, in: members, photos).compactMap { photos[$0].detail.flatMap { $0.grainUnmeasured == nil ? $0.noiseLuma : nil } }
+            guard let si = photos[i].detail?.grain else { continue }
+            let others = SelectInput.siblings(of: i, in: members, photos).compactMap { photos[$0].detail?.grain }
             guard let median = others.median else { continue }
             out[i] = max(0, si * si - median * median).squareRoot()
         }

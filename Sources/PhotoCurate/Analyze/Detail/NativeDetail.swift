@@ -24,6 +24,8 @@ public struct NativeDetail: Codable, Sendable, Equatable {
     public var noiseLuma: Double
     /// Why grain was not measured (a thumbnail, a coarse quantizer); nil when it was.
     public var grainUnmeasured: String?
+    /// The luma grain σ when it was measured, nil when `grainUnmeasured` says why not.
+    public var grain: Double? { grainUnmeasured == nil ? noiseLuma : nil }
     /// Colour grain σ per pixel (the larger of Cb and Cr, levels); `nil` for a grey JPEG.
     public var noiseChroma: Double?
     /// Mean dequantized power per DCT position (64, DC first), all luma blocks.

@@ -173,7 +173,7 @@ public final class NativeDetailProbe {
         guard blocks >= Double(Self.minGrainBlocks) else {
             return (nil, "too small to judge grain at 100 % (\(Int(blocks)) blocks of 8×8)")
         }
-        guard let (power, quant, _) = flattest(0, fraction: max(0.01, 48 / blocks)) else { return (nil, "no blocks away from black and white") }
+        guard let (power, quant) = flattest(0, fraction: max(0.01, 48 / blocks)) else { return (nil, "no blocks away from black and white") }
         var rings: [Int: [Double]] = [:]
         for k in 1..<64 where quant[k] <= 20 && (3...10).contains(k % 8 + k / 8) {
             rings[k % 8 + k / 8, default: []].append(NativeDetail.sigma(quantizedPower: power[k], step: Double(quant[k])))
@@ -187,10 +187,11 @@ public final class NativeDetailProbe {
     /// Mean power per coefficient of component c's flattest 10 % of blocks (dequantized)
     /// and its quantizer steps; nil before 64 blocks.
     func flattestDecile(_ c: Int) -> (power: [Double], quant: [Int])? {
-        flattest(c, fraction: 0.1).map { ($0.power, $0.quant) }
+        flattest(c, fraction: 0.1)
     }
 
-    func flattest(_ c: Int, fraction: Double) -> (power: [Double], quant: [Int], blocks: Double)? {
+    /// The same over the flattest `fraction` of the blocks (whole activity bins, so a little more).
+    func flattest(_ c: Int, fraction: Double) -> (power: [Double], quant: [Int])? {
         let kept = (0..<Self.bins).reduce(0.0) { $0 + binCount[c * Self.bins + $1] }
         guard kept >= 64, let quant = quant(c) else { return nil }
         let target = kept * fraction
@@ -201,7 +202,7 @@ public final class NativeDetailProbe {
             for k in 0..<64 { sums[k] += binned[(c * Self.bins + b) * 64 + k] }
         }
         guard acc > 0 else { return nil }
-        return (sums.map { $0 / acc }, quant, acc)
+        return (sums.map { $0 / acc }, quant)
     }
 
     /// Edge spread (native px) of one tile from how its spectrum falls between a low

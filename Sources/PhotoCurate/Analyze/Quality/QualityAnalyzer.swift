@@ -74,7 +74,7 @@ public struct QualityAnalyzer: Analyzer {
         // patch to look at in a frame full of leaves or sand, and reads their texture as noise.
         // A thumbnail (under 64,000 px, so it is its own analysis image) has no flat patch
         // at all; at that size a person judges nothing at 100 %, and neither do we.
-        let grain = image.native.flatMap { $0.grainUnmeasured == nil ? $0.noiseLuma : nil }
+        let grain = image.native?.grain
         let thumbnail = grain == nil && w * h < NativeDetailProbe.minGrainBlocks * 64
         let noise = thumbnail ? 1 : grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) }
             ?? 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
