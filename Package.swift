@@ -67,18 +67,20 @@ let package = Package(
             "PhotoCurate", "COpenCVShim", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Art match: an artwork catalog analysed (colours, light, texture, style) and searched by words or a room photo.
+        .target(name: "PhotoCurateArt", dependencies: ["PhotoCurate"]),
         // The HTTP layer (Hummingbird): the only target that depends on a server framework.
         .target(name: "PhotoCurateServer", dependencies: [
-            "PhotoCurateExhibit", .product(name: "Hummingbird", package: "hummingbird"),
+            "PhotoCurateExhibit", "PhotoCurateArt", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Labelled trip generator, scorer and throughput harness.
-        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate", "PhotoCurateAlbums", "COpenCVShim"]),
+        .target(name: "PhotoCurateBench", dependencies: ["PhotoCurate", "PhotoCurateAlbums", "PhotoCurateArt", "COpenCVShim"]),
         .executableTarget(
             name: "photocurate",
             dependencies: [
                 "PhotoCurate", "PhotoCurateBench", "PhotoCurateModels", "PhotoCurateFaces",
-                "PhotoCurateExhibit", "PhotoCurateServer", "PhotoCurateAlbums",
+                "PhotoCurateExhibit", "PhotoCurateServer", "PhotoCurateAlbums", "PhotoCurateArt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,6 +93,7 @@ let package = Package(
         .testTarget(name: "PhotoCurateModelsTests", dependencies: ["PhotoCurateModels", "CZlib"]),
         .testTarget(name: "PhotoCurateExhibitTests", dependencies: ["PhotoCurateExhibit", "PhotoCurate", "PhotoCurateTestSupport"]),
         .testTarget(name: "PhotoCurateAlbumsTests", dependencies: ["PhotoCurateAlbums", "PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport"]),
+        .testTarget(name: "PhotoCurateArtTests", dependencies: ["PhotoCurateArt", "PhotoCurate", "PhotoCurateBench"]),
         .testTarget(name: "PhotoCurateFacesTests", dependencies: ["PhotoCurateFaces", "PhotoCurate", "PhotoCurateModels"]),
     ],
     swiftLanguageModes: [.v5]

@@ -14,8 +14,34 @@ struct BenchCommand: AsyncParsableCommand {
           photocurate run /tmp/t/photos -o /tmp/t/out && photocurate bench score --labels /tmp/t/labels.json --manifest /tmp/t/out/manifest.json
           photocurate bench speed /tmp/t/photos --pipeline pipelines/trip.yml
         """,
-        subcommands: [MakeSources.self, MakeTrip.self, MakeCovers.self, Score.self, Alarms.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
+        subcommands: [MakeSources.self, MakeTrip.self, MakeCovers.self, MakeArtCatalog.self, Score.self, Alarms.self, Features.self, Speed.self, Cluster.self, ExifConformance.self]
     )
+
+    struct MakeArtCatalog: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "make-art-catalog",
+            abstract: "Write an evaluation artwork catalog: procedural paintings and crops of real photos with known properties, and rooms with a known wall.",
+            discussion: """
+            Writes OUT/artworks.json, OUT/images/, OUT/rooms/ and OUT/truth.json (what each artwork and room was made to be). Same seed, same bytes.
+
+            EXAMPLES:
+              photocurate bench make-art-catalog --out /tmp/art --sources ../shared/corpus --count 320
+              photocurate art eval /tmp/art
+            """)
+        @Option(help: "Folder to write.") var out: String
+        @Option(help: "Folder of real photos to crop a quarter of the artworks from (none: paintings only).") var sources: String?
+        @Option(help: "Artworks.") var count = 320
+        @Option(help: "Room photos.") var rooms = 24
+        @Option(help: "Seed.") var seed: UInt64 = 3
+
+        func run() async throws {
+            guard count >= 1, rooms >= 0 else { throw fail("--count must be ≥ 1 and --rooms ≥ 0", code: ExitStatus.usage) }
+            var g = ArtCatalogGenerator(out: out, sources: sources, count: count, seed: seed)
+            g.rooms = rooms
+            try g.generate()
+            print("\(out): \(count) artworks, \(rooms) rooms, truth.json")
+        }
+    }
 
     struct MakeCovers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

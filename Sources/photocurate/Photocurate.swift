@@ -21,7 +21,7 @@ struct Photocurate: AsyncParsableCommand {
         1 fatal error (nothing usable was written); 64 usage error; 130 interrupted (computed results stay cached).
         """,
         version: Manifest.toolVersion,
-        subcommands: [RunCommand.self, InspectCommand.self, CacheCommand.self, StagesCommand.self, ModelsCommand.self, ExhibitCommand.self, AlbumsCommand.self, BenchCommand.self],
+        subcommands: [RunCommand.self, InspectCommand.self, CacheCommand.self, StagesCommand.self, ModelsCommand.self, ExhibitCommand.self, AlbumsCommand.self, ArtCommand.self, BenchCommand.self],
         defaultSubcommand: nil
     )
 

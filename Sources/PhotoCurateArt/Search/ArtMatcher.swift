@@ -1,0 +1,247 @@
+import Foundation
+
+/// One search result, in the product's `MatchResult` shape.
+public struct MatchResult: Codable, Sendable, Equatable {
+    public var artworkId: String
+    /// 0–100.
+    public var score: Double
+    /// Each names the measured fact it rests on: "dominant colour cobalt blue (38 %)".
+    public var reasons: [String]
+    /// "high", "medium" or "low".
+    public var confidence: String
+    public var artwork: Artwork
+    public var analysis: ArtAnalysis?
+}
+
+/// The response of every search endpoint: `{success, criteria, results, count}`.
+public struct SearchResponse: Codable, Sendable, Equatable {
+    public var success: Bool
+    public var criteria: SearchCriteria
+    public var results: [MatchResult]
+    public var count: Int
+    /// Artworks that passed the filters, before `limit`.
+    public var total: Int
+    /// Set when the query had nothing to rank by.
+    public var message: String?
+}
+
+/// Filters (all must hold; within one, any value may) and the order of results.
+///
+/// ```swift
+/// var o = SearchOptions()
+/// o.priceMax = 800; o.styles = ["abstract"]; o.colors = ["blue"]; o.artist = "ana"
+/// o.sort = .priceAscending
+/// ```
+public struct SearchOptions: Codable, Sendable, Equatable {
+    public enum Sort: String, Codable, Sendable, CaseIterable {
+        case bestMatch = "best", priceAscending = "price_asc", priceDescending = "price_desc", newest = "newest", random = "random"
+    }
+    public var priceMin: Double?
+    public var priceMax: Double?
+    /// Any of these styles (`styleAndGenre.styles`).
+    public var styles: [String]?
+    /// Any of these named colours or families among the dominant colours.
+    public var colors: [String]?
+    /// Case-insensitive part of `studioName`.
+    public var artist: String?
+    public var sort: Sort?
+    /// Seed of the random order (the same seed gives the same order).
+    public var seed: UInt64?
+    /// Results returned, 1–200 (default 24).
+    public var limit: Int?
+    public init() {}
+}
+
+/// Ranks analysed artworks against `SearchCriteria`, with the reasons for each score.
+///
+/// ```swift
+/// let matcher = ArtMatcher()
+/// let response = matcher.search(QueryParser().parse("blue abstract under 500"), in: library.analysed)
+/// response.results[0].reasons   // ["dominant colour cobalt blue (38 %)", "abstract: 71 % flat colour, 3 colours cover 90 %", "price 450 EUR (under 500)"]
+/// ```
+/// Each wish gives a satisfaction 0–1 and a weight; the score is their weighted
+/// mean × 100. A price phrase is a hard limit: artworks outside it are left out.
+/// A reason is given only for a wish the artwork meets (satisfaction ≥ ½), and
+/// states the measured value. Confidence: high at ≥ 75 with at least two wishes
+/// met, medium at ≥ 50, low otherwise.
+///
+/// Colour harmony with a room's wall (`harmony`): a chromatic wall harmonises with
+/// a work whose largest chromatic colour is analogous (hues within 35°) or
+/// complementary (within 30° of opposite); a neutral wall with any work. Either
+/// way the work must not disappear into the wall: its largest colour must differ
+/// from the wall by ΔE2000 ≥ 10.
+public struct ArtMatcher: Sendable {
+    public let palette: NamedPalette
+    public let dominantShare: Double
+    public init(palette: NamedPalette = .standard, dominantShare: Double = 0.08) { self.palette = palette; self.dominantShare = dominantShare }
+
+    struct Wish { var weight: Double; var satisfaction: Double; var reason: String? }
+
+    static func pct(_ v: Double) -> String { "\(Int((v * 100).rounded())) %" }
+    public static func money(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v) }
+
+    /// Scores one artwork; nil when a hard limit (price) leaves it out.
+    public func match(_ c: SearchCriteria, _ a: Artwork, _ an: ArtAnalysis) -> MatchResult? {
+        if let lo = c.priceMin, a.price < lo { return nil }
+        if let hi = c.priceMax, a.price > hi { return nil }
+        let m = an.measured
+        var wishes: [Wish] = []
+        for wish in c.colours {
+            let shares = m.colours.filter { wish.names.contains($0.name) }
+            let share = shares.reduce(0) { $0 + $1.share }
+            let top = shares.max { $0.share < $1.share }
+            var reason: String? = nil
+            if let top, share >= 0.03 {
+                reason = top.share >= dominantShare ? "dominant colour \(top.name) (\(Self.pct(top.share)))" : "has \(top.name) (\(Self.pct(top.share)))"
+                if shares.count > 1 && share - top.share >= 0.01 { reason! += ", \(wish.word) in all \(Self.pct(share))" }
+            }
+            // Continuous up to half the surface, so more of the colour ranks higher instead of tying.
+            wishes.append(Wish(weight: 3, satisfaction: min(1, share / 0.5), reason: reason))
+        }
+        for wish in c.excludedColours {
+            let share = m.colours.filter { wish.names.contains($0.name) }.reduce(0) { $0 + $1.share }
+            wishes.append(Wish(weight: 1.5, satisfaction: share < 0.03 ? 1 : max(0, 1 - share / 0.15),
+                               reason: share < 0.03 ? "no \(wish.word) (\(Self.pct(share)))" : nil))
+        }
+        if let b = c.brightness {
+            let s = b == "bright" ? clamp((m.brightness - 0.45) / 0.2) : clamp((0.5 - m.brightness) / 0.2)
+            wishes.append(Wish(weight: 2, satisfaction: s, reason: "\(b): mean lightness \(Int((m.brightness * 100).rounded()))/100"))
+        }
+        if let sat = c.saturation {
+            let s = sat == "vibrant" ? clamp((m.saturation - 0.3) / 0.25) : clamp((0.45 - m.saturation) / 0.25)
+            wishes.append(Wish(weight: 1.5, satisfaction: s, reason: "\(sat): colourfulness \(String(format: "%.2f", m.saturation))"))
+        }
+        if let t = c.temperature {
+            let s = t == "warm" ? clamp(m.warmth / 0.3) : clamp(-m.warmth / 0.3)
+            wishes.append(Wish(weight: 1.5, satisfaction: s, reason: "\(t) colours: warmth \(String(format: "%+.2f", m.warmth))"))
+        }
+        if !c.sizes.isEmpty {
+            let order = ["small", "medium", "large", "oversized"]
+            var s = 0.0
+            if c.sizes.contains(m.sizeClass) { s = 1 } else if let i = order.firstIndex(of: m.sizeClass),
+                c.sizes.contains(where: { order.firstIndex(of: $0).map { abs($0 - i) == 1 } ?? false }) { s = 0.25 }
+            let dims = a.dimensions.map { "\(Self.money($0.widthCm)) × \(Self.money($0.heightCm)) cm" } ?? ""
+            wishes.append(Wish(weight: 2, satisfaction: s, reason: "\(m.sizeClass) (\(dims))"))
+        }
+        if let o = c.orientation {
+            wishes.append(Wish(weight: 2, satisfaction: m.orientation == o ? 1 : 0,
+                               reason: "\(o) (width/height \(String(format: "%.2f", m.aspect)))"))
+        }
+        for st in c.styles {
+            let has = an.styleAndGenre.styles.contains(st)
+            let why: String
+            switch st {
+            case "abstract", "representational": why = "\(Self.pct(m.flatShare)) flat colour, \(m.coloursFor90) colours cover 90 %"
+            case "geometric": why = "\(Self.pct(m.axisAlignedEdges)) of edges horizontal or vertical"
+            case "minimalist": why = "\(m.coloursFor90) colours cover 90 %, \(Self.pct(m.edgeDensity)) of pixels on edges"
+            case "colour field": why = "\(m.colours.first.map { "\($0.name) covers \(Self.pct($0.share))" } ?? "")"
+            default: why = "\(Self.pct(m.edgeDensity)) of pixels on edges, colourfulness \(String(format: "%.2f", m.saturation))"
+            }
+            wishes.append(Wish(weight: 2, satisfaction: has ? 1 : 0, reason: "\(st): \(why)"))
+        }
+        for mood in c.moods {
+            let has = an.psychologicalImpact.mood.contains(mood)
+            let ev = (an.evidence["mood"] ?? []).first { $0.hasPrefix(mood + ":") } ?? mood
+            wishes.append(Wish(weight: 1.5, satisfaction: has ? 1 : 0, reason: ev))
+        }
+        if let room = c.room {
+            let has = an.spaceAndDisplay.recommendedRoomTypes.contains(room)
+            let basis = an.psychologicalImpact.mood.filter { ["calm", "bright", "energetic", "warm", "cool", "vibrant", "dark"].contains($0) }
+            wishes.append(Wish(weight: 1.5, satisfaction: has ? 1 : 0, reason: "suits a \(room): \(basis.isEmpty ? m.sizeClass : basis.joined(separator: ", "))"))
+        }
+        if let wall = c.wall {
+            let (s, why) = harmony(wall: wall, analysis: an)
+            wishes.append(Wish(weight: 3, satisfaction: s, reason: why))
+            if wall.styleCue == "minimal" {
+                let has = an.styleAndGenre.styles.contains("minimalist") || an.styleAndGenre.styles.contains("abstract")
+                wishes.append(Wish(weight: 0.5, satisfaction: has ? 1 : 0, reason: "suits a minimal room: \(an.styleAndGenre.styles.joined(separator: ", "))"))
+            } else if wall.styleCue == "eclectic" {
+                wishes.append(Wish(weight: 0.5, satisfaction: clamp((m.saturation - 0.3) / 0.25), reason: "suits an eclectic room: colourfulness \(String(format: "%.2f", m.saturation))"))
+            }
+        }
+        var reasons = wishes.filter { $0.satisfaction >= 0.5 }.compactMap(\.reason)
+        if let lo = c.priceMin, let hi = c.priceMax { reasons.append("price \(Self.money(a.price)) \(a.currency) (\(Self.money(lo))–\(Self.money(hi)))") }
+        else if let hi = c.priceMax { reasons.append("price \(Self.money(a.price)) \(a.currency) (under \(Self.money(hi)))") }
+        else if let lo = c.priceMin { reasons.append("price \(Self.money(a.price)) \(a.currency) (over \(Self.money(lo)))") }
+        let priceWish = (c.priceMin != nil || c.priceMax != nil) ? 1.0 : 0
+        let wsum = wishes.reduce(priceWish) { $0 + $1.weight }
+        let score = wsum > 0 ? 100 * (wishes.reduce(priceWish) { $0 + $1.weight * $1.satisfaction }) / wsum : 0
+        let met = wishes.filter { $0.satisfaction >= 0.5 }.count + (priceWish > 0 ? 1 : 0)
+        let conf = score >= 75 && met >= 2 ? "high" : score >= 50 ? "medium" : "low"
+        return MatchResult(artworkId: a.objectID, score: (score * 10).rounded() / 10, reasons: reasons, confidence: conf, artwork: a, analysis: an)
+    }
+
+    /// The colour rule: how well an artwork's colours sit on the room's wall (0–1), and why.
+    public func harmony(wall: RoomAnalysis, analysis an: ArtAnalysis) -> (Double, String?) {
+        let cols = an.measured.colours
+        guard let largest = cols.first, let largestColour = palette.colour(named: largest.name) else { return (0, nil) }
+        let lostDE = largestColour.lab.deltaE2000(wall.wallLab)
+        if lostDE < 10 { return (0, nil) }
+        if wall.wallNeutral {
+            return (1, "\(largest.name) (\(Self.pct(largest.share))) stands out on the \(wall.wallColour) wall (ΔE \(Int(lostDE.rounded())))")
+        }
+        // The work's largest chromatic colour against the wall's hue.
+        guard let chroma = cols.first(where: { c in (palette.colour(named: c.name)?.lab.chroma ?? 0) >= 20 && c.share >= 0.05 }),
+              let cl = palette.colour(named: chroma.name) else { return (0.2, nil) }
+        let d = Lab.hueDistance(cl.lab.hue, wall.wallLab.hue)
+        if d <= 35 {
+            return (1 - 0.3 * d / 35, "\(chroma.name) (\(Self.pct(chroma.share))) is analogous to the \(wall.wallColour) wall (hues \(Int(d.rounded()))° apart)")
+        }
+        if d >= 150 {
+            return (0.9, "\(chroma.name) (\(Self.pct(chroma.share))) complements the \(wall.wallColour) wall (hues \(Int(d.rounded()))° apart)")
+        }
+        return (0, nil)
+    }
+
+    /// Matches, filters, sorts and cuts to `limit`.
+    public func search(_ c: SearchCriteria, in items: [(Artwork, ArtAnalysis)], options: SearchOptions = SearchOptions()) -> SearchResponse {
+        var results = items.compactMap { match(c, $0.0, $0.1) }
+        results = results.filter { r in
+            if let lo = options.priceMin, r.artwork.price < lo { return false }
+            if let hi = options.priceMax, r.artwork.price > hi { return false }
+            if let st = options.styles, !st.isEmpty {
+                let have = Set(r.analysis?.styleAndGenre.styles ?? [])
+                if !st.contains(where: { have.contains($0.lowercased()) }) { return false }
+            }
+            if let cs = options.colors, !cs.isEmpty {
+                let dom = Set(r.analysis?.basicVisualProperties.dominantColors ?? [])
+                let fams = Set(dom.compactMap { palette.colour(named: $0)?.family })
+                if !cs.contains(where: { dom.contains($0.lowercased()) || fams.contains($0.lowercased()) }) { return false }
+            }
+            if let artist = options.artist?.trimmingCharacters(in: .whitespaces), !artist.isEmpty,
+               r.artwork.studioName.range(of: artist, options: [.caseInsensitive, .diacriticInsensitive]) == nil { return false }
+            return true
+        }
+        func best(_ x: MatchResult, _ y: MatchResult) -> Bool { x.score != y.score ? x.score > y.score : x.artworkId < y.artworkId }
+        switch options.sort ?? .bestMatch {
+        case .bestMatch: results.sort(by: best)
+        case .priceAscending: results.sort { $0.artwork.price != $1.artwork.price ? $0.artwork.price < $1.artwork.price : best($0, $1) }
+        case .priceDescending: results.sort { $0.artwork.price != $1.artwork.price ? $0.artwork.price > $1.artwork.price : best($0, $1) }
+        case .newest: results.sort { ($0.artwork.year ?? Int.min) != ($1.artwork.year ?? Int.min) ? ($0.artwork.year ?? Int.min) > ($1.artwork.year ?? Int.min) : best($0, $1) }
+        case .random:
+            results.sort { $0.artworkId < $1.artworkId }
+            var rng = SplitMix64(seed: options.seed ?? 1)
+            results.shuffle(using: &rng)
+        }
+        let total = results.count
+        let limit = max(1, min(200, options.limit ?? 24))
+        let out = Array(results.prefix(limit))
+        return SearchResponse(success: true, criteria: c, results: out, count: out.count, total: total,
+                              message: c.isEmpty ? "no colour, size, orientation, light, mood, style, room or price was recognised; the results are not ranked" : nil)
+    }
+
+    func clamp(_ v: Double) -> Double { min(1, max(0, v)) }
+}
+
+/// A small seeded generator, so a "random" order is the same for the same seed on every platform.
+public struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
