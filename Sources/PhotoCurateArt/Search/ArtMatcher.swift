@@ -69,7 +69,8 @@ public struct SearchOptions: Codable, Sendable, Equatable {
 /// a work whose largest chromatic colour is analogous (hues within 35°) or
 /// complementary (within 30° of opposite); a neutral wall with any work. Either
 /// way the work must not disappear into the wall: its largest colour must differ
-/// from the wall by ΔE2000 ≥ 10.
+/// from the wall by ΔE2000 ≥ 10. A chromatic colour within ΔE 10 of the wall is tone on tone: it
+/// harmonises, at half the score of an analogous or complementary colour.
 public struct ArtMatcher: Sendable {
     public let palette: NamedPalette
     public let dominantShare: Double
@@ -184,6 +185,11 @@ public struct ArtMatcher: Sendable {
         guard let chroma = cols.first(where: { c in (palette.colour(named: c.name)?.lab.chroma ?? 0) >= 20 && c.share >= 0.05 }),
               let cl = palette.colour(named: chroma.name) else { return (0.2, nil) }
         let d = Lab.hueDistance(cl.lab.hue, wall.wallLab.hue)
+        let same = cl.lab.deltaE2000(wall.wallLab)
+        if same < 10 {
+            // The wall's own colour: tone on tone, it harmonises but blends in; a true analogous or complementary colour ranks above it.
+            return (0.5, "\(chroma.name) (\(Self.pct(chroma.share))) is the wall's own colour (ΔE \(Int(same.rounded())))")
+        }
         if d <= 35 {
             return (1 - 0.3 * d / 35, "\(chroma.name) (\(Self.pct(chroma.share))) is analogous to the \(wall.wallColour) wall (hues \(Int(d.rounded()))° apart)")
         }
