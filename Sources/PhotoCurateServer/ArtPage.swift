@@ -122,7 +122,7 @@ document.getElementById("vclose").addEventListener("click",()=>{document.getElem
 document.getElementById("download").addEventListener("click",async()=>{
  const res=await fetch("/api/visualize",{method:"POST",headers:{"Content-Type":"application/json"},body:JSON.stringify({artworkId:V.m.artwork.objectID,
   imageBase64:roomB64,x:V.x,y:V.y,scale:V.scale,rotation:V.rot,opacity:V.opacity,aspectLock:V.lock,stretch:V.stretch,grid:V.grid})});
- if(!res.ok){status((await res.json()).error);return}const b=await res.blob();const a=document.createElement("a");a.href=URL.createObjectURL(b);
+ if(!res.ok){status((await res.json()).error);return}const b=await res.blob();window.lastComposite={size:b.size,type:b.type};const a=document.createElement("a");a.href=URL.createObjectURL(b);
  a.download="composite.jpg";document.body.appendChild(a);a.click();a.remove();status("Composite downloaded.")});
 </script></body></html>
 """#

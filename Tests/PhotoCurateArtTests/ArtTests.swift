@@ -162,4 +162,18 @@ final class ArtTests: XCTestCase {
         p.scale = 0.3; p.rotation = 5
         XCTAssertNotNil(p.problem)
     }
+
+    /// Found by schemathesis: a 48 px room photo crashed the compositor (an empty pixel range).
+    func testTinyAndEdgeInputsDoNotCrash() throws {
+        for (w, h) in [(1, 1), (2, 2), (3, 3), (48, 36)] {
+            let room = [UInt8](repeating: 120, count: w * h * 3)
+            for (x, y, scale) in [(0.0, 0.0, 0.02), (1.0, 1.0, 1.0), (0.5, 0.5, 0.5)] {
+                let p = RoomVisualizer.Placement(x: x, y: y, scale: scale, rotation: 3, opacity: 0.5, grid: true)
+                XCTAssertFalse(try RoomVisualizer().composite(room: (room, w, h), artwork: (hardEdge(w: 5, h: 3), 5, 3), placement: p).isEmpty)
+            }
+            let r = RoomAnalyzer().analyze(rgb: room, width: w, height: h)
+            XCTAssertFalse(r.wallColour.isEmpty)
+            _ = try ArtAnalyzer().analyze(rgb: room, width: w, height: h, artwork: nil)
+        }
+    }
 }

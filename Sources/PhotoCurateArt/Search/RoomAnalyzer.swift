@@ -67,8 +67,8 @@ public struct RoomAnalyzer: Sendable {
         var named: [String: Int] = [:]
         var gradSum = 0.0, inner = 0
         var nameCache: [Int: NamedPalette.Colour] = [:]
-        for y in 1..<max(2, h - 1) {
-            for x in 1..<max(2, w - 1) {
+        for y in 1..<max(1, h - 1) {
+            for x in 1..<max(1, w - 1) {
                 let i = y * w + x
                 let gx = (s[i + 1] - s[i - 1]) / 2, gy = (s[i + w] - s[i - w]) / 2
                 let m = Double((gx * gx + gy * gy).squareRoot())
@@ -88,8 +88,8 @@ public struct RoomAnalyzer: Sendable {
         let wallLab = Lab(l: (L / k * 10).rounded() / 10, a: (A / k * 10).rounded() / 10, b: (B / k * 10).rounded() / 10)
         // The wall is every flat pixel near its colour, wherever it is.
         var wallPixels = 0
-        for y in 1..<max(2, h - 1) {
-            for x in 1..<max(2, w - 1) {
+        for y in 1..<max(1, h - 1) {
+            for x in 1..<max(1, w - 1) {
                 let i = y * w + x
                 let gx = (s[i + 1] - s[i - 1]) / 2, gy = (s[i + w] - s[i - w]) / 2
                 if (gx * gx + gy * gy).squareRoot() < 2.5 && labs[i].deltaE2000(wallLab) < 12 { wallPixels += 1 }

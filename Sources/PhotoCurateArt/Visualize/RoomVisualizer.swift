@@ -62,15 +62,15 @@ public struct RoomVisualizer: Sendable {
         let x0 = Int((p.x * Double(rw)).rounded()) - tw / 2, y0 = Int((p.y * Double(rh)).rounded()) - th / 2
         // A soft shadow below and right of the frame: without it the artwork looks pasted on.
         let sh = max(2, tw / 60)
-        for y in max(0, y0 + sh)..<min(rh, y0 + th + sh) {
-            for x in max(0, x0 + sh)..<min(rw, x0 + tw + sh) where !(x < x0 + tw && y < y0 + th) {
+        for y in stride(from: max(0, y0 + sh), to: min(rh, y0 + th + sh), by: 1) {
+            for x in stride(from: max(0, x0 + sh), to: min(rw, x0 + tw + sh), by: 1) where !(x < x0 + tw && y < y0 + th) {
                 let i = 3 * (y * rw + x)
                 for c in 0..<3 { out[i + c] = UInt8(Double(out[i + c]) * (1 - 0.35 * p.opacity)) }
             }
         }
-        for y in max(0, y0)..<min(rh, y0 + th) {
+        for y in stride(from: max(0, y0), to: min(rh, y0 + th), by: 1) {
             let sy = min(ah - 1, (y - y0) * ah / th)
-            for x in max(0, x0)..<min(rw, x0 + tw) {
+            for x in stride(from: max(0, x0), to: min(rw, x0 + tw), by: 1) {
                 let sx = min(aw - 1, (x - x0) * aw / tw)
                 let i = 3 * (y * rw + x), j = 3 * (sy * aw + sx)
                 for c in 0..<3 { out[i + c] = UInt8((Double(art[j + c]) * p.opacity + Double(out[i + c]) * (1 - p.opacity)).rounded()) }
