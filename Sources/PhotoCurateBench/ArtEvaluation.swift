@@ -59,13 +59,13 @@ public struct ArtEvaluation {
     public func run(library: ArtLibrary) throws -> Report {
         let truthData = try Data(contentsOf: URL(fileURLWithPath: folder + "/truth.json"))
         let truth = try JSONDecoder().decode(ArtCatalogGenerator.TruthFile.self, from: truthData)
-        let items = library.analysed
+        let items = library.entries
         let matcher = ArtMatcher(), parser = QueryParser()
         var report = Report()
         var byGroup: [String: [Double]] = [:]
         for (q, group, ok) in Self.queries {
             var o = SearchOptions(); o.limit = 10
-            let res = matcher.search(parser.parse(q), in: items, options: o)
+            let res = matcher.search(parser.parse(q), entries: items, options: o)
             let wrong = res.results.filter { !(truth.artworks[$0.artworkId].map(ok) ?? false) }.map(\.artworkId)
             let p = res.results.isEmpty ? 0 : Double(res.results.count - wrong.count) / 10
             let relevant = truth.artworks.values.filter(ok).count
@@ -81,7 +81,7 @@ public struct ArtEvaluation {
         for room in truth.rooms {
             let analysis = try roomAnalyzer.analyze(path: folder + "/rooms/" + room.file)
             var o = SearchOptions(); o.limit = 10
-            let res = matcher.search(roomAnalyzer.criteria(for: analysis), in: items, options: o)
+            let res = matcher.search(roomAnalyzer.criteria(for: analysis), entries: items, options: o)
             // The rule applied to the truth: the wall as painted, the artwork's painted colours.
             var known = analysis
             known.wallLab = Lab(hex: room.wallHex)!

@@ -109,6 +109,7 @@ public struct ArtServer: Sendable {
     }
 
     let gate = AsyncGate(permits: 2)
+    let responses = ResponseEncoder()
 
     func options(_ r: SearchRequest) throws -> SearchOptions {
         var o = SearchOptions()
@@ -147,7 +148,8 @@ public struct ArtServer: Sendable {
                 let rc = RoomAnalyzer().criteria(for: room)
                 criteria = mode == "image" ? rc : criteria.merged(with: rc)
             }
-            return Self.json(.ok, ArtMatcher().search(criteria, in: library.analysed, options: o))
+            let data = try responses.encode(ArtMatcher().search(criteria, entries: library.entries, options: o))
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         } catch let f as Failure { return Self.error(f.status, f.message) }
     }
 

@@ -121,7 +121,7 @@ struct ArtCommand: AsyncParsableCommand {
                 let rc = RoomAnalyzer().criteria(for: r)
                 criteria = query == nil ? rc : criteria.merged(with: rc)
             }
-            let response = ArtMatcher().search(criteria, in: library.analysed, options: try flags.options())
+            let response = ArtMatcher().search(criteria, entries: library.entries, options: try flags.options())
             if json {
                 let e = JSONEncoder(); e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try e.encode(response), as: UTF8.self))

@@ -126,6 +126,18 @@ final class ArtTests: XCTestCase {
         XCTAssertNotEqual(r1, m.search(p.parse("abstract"), in: lib.analysed, options: so).results.map(\.artworkId))
         var fo = SearchOptions(); fo.artist = lib.catalog.artworks[0].studioName.lowercased(); fo.limit = 200
         XCTAssertTrue(m.search(p.parse("art"), in: lib.analysed, options: fo).results.allSatisfy { $0.artwork.studioName == lib.catalog.artworks[0].studioName })
+        // The server's fast encoder gives JSONEncoder's bytes, twice (the second from its cache).
+        let resp = m.search(p.parse("large blue abstract under 5000 qwzx"), in: lib.analysed)
+        let plain = ResponseEncoder.encoder()
+        let fast = ResponseEncoder()
+        XCTAssertEqual(try fast.encode(resp), try plain.encode(resp))
+        XCTAssertEqual(try fast.encode(resp), try plain.encode(resp))
+        var odd = resp
+        if !odd.results.isEmpty {
+            odd.results[0].reasons = ["quote \" backslash \\ tab \t newline \n bell \u{7} slash / 12° × ΔE −"]
+            odd.results[0].score = 66.7
+            XCTAssertEqual(try ResponseEncoder().encode(odd), try plain.encode(odd))
+        }
         // Nothing recognised: said so, no invented reasons.
         let none = m.search(p.parse("zzz"), in: lib.analysed)
         XCTAssertNotNil(none.message)

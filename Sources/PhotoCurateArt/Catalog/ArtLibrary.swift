@@ -58,9 +58,18 @@ public final class ArtLibrary: @unchecked Sendable {
     public func analysedDate(of id: String) -> Date? { lock.withLock { analysedAt[id] } }
 
     /// Artworks with an analysis, in catalog order.
-    public var analysed: [(Artwork, ArtAnalysis)] {
-        lock.withLock { catalog.artworks.compactMap { a in analyses[a.objectID].map { (a, $0) } } }
+    public var analysed: [(Artwork, ArtAnalysis)] { entries.map { ($0.artwork, $0.analysis) } }
+
+    /// The same, boxed and kept ready: every search reads it, and copying records per search cost more than ranking them.
+    public var entries: [ArtEntry] {
+        lock.withLock {
+            if let ready = analysedList { return ready }
+            let list = catalog.artworks.compactMap { a in analyses[a.objectID].map { ArtEntry(artwork: a, analysis: $0) } }
+            analysedList = list
+            return list
+        }
     }
+    private var analysedList: [ArtEntry]?
 
     /// Marks ids as queued; returns those newly queued (not analysed, failed or already queued).
     public func enqueue(_ ids: [String]) -> [String] {
@@ -105,6 +114,7 @@ public final class ArtLibrary: @unchecked Sendable {
                     switch results[k]! {
                     case .success(let (analysis, entry)):
                         analyses[a.objectID] = analysis
+                        analysedList = nil
                         analysedAt[a.objectID] = Date()
                         if let entry { fresh.append(entry); report.analysed += 1 } else { report.reused += 1 }
                     case .failure(let f):
@@ -159,6 +169,13 @@ public final class ArtLibrary: @unchecked Sendable {
         m.sizeClass = m.longestSideCm.map { $0 < 40 ? "small" : $0 < 100 ? "medium" : $0 < 160 ? "large" : "oversized" } ?? "unknown"
         return m
     }
+}
+
+/// An artwork with its analysis, shared by reference.
+public final class ArtEntry: Sendable {
+    public let artwork: Artwork
+    public let analysis: ArtAnalysis
+    public init(artwork: Artwork, analysis: ArtAnalysis) { self.artwork = artwork; self.analysis = analysis }
 }
 
 /// Fixed slots that concurrent workers fill, one each.

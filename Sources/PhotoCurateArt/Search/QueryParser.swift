@@ -124,12 +124,24 @@ public struct QueryParser: Sendable {
         return c
     }
 
-    /// Takes price phrases out of `s` (so their numbers are not read as words) into `c`.
-    func parsePrices(_ s: String, into c: inout SearchCriteria) -> String {
-        var s = s
+    /// Compiled once: compiling them per query cost more than the whole ranking.
+    /// Kinds: 0 a range ("between … and …"), 1 a bare range ("200-800 €"), 2 an upper limit, 3 a lower limit.
+    static let pricePatterns: [(NSRegularExpression, Int)] = {
         let cur = #"(?:[$€£]\s*)?"#
         let num = #"(\d{1,3}(?:[,\s]\d{3})+|\d+(?:\.\d+)?)\s*(k\b)?"#
         let unit = #"(?:\s*(?:[$€£]|eur|euros?|usd|dollars?|gbp|pounds?)\b)?"#
+        let patterns: [(String, Int)] = [
+            (#"\b(?:between|from)\s+"# + cur + num + unit + #"\s*(?:and|to|-|–)\s*"# + cur + num + unit, 0),
+            (#"(?<![\w.])"# + cur + num + unit + #"\s*(?:-|–|to)\s*"# + cur + num + unit + #"(?=\s|$)"#, 1),
+            (#"\b(?:under|below|less than|up to|at most|max(?:imum)?|cheaper than|no more than|within|<)\s*"# + cur + num + unit, 2),
+            (#"\b(?:over|above|more than|at least|min(?:imum)?|from|>)\s*"# + cur + num + unit, 3),
+        ]
+        return patterns.map { (try! NSRegularExpression(pattern: $0.0, options: [.caseInsensitive]), $0.1) }
+    }()
+
+    /// Takes price phrases out of `s` (so their numbers are not read as words) into `c`.
+    func parsePrices(_ s: String, into c: inout SearchCriteria) -> String {
+        var s = s
         func value(_ m: NSTextCheckingResult, _ g: Int, _ kg: Int) -> Double? {
             guard let r = Range(m.range(at: g), in: s) else { return nil }
             let digits = s[r].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: " ", with: "")
@@ -137,15 +149,7 @@ public struct QueryParser: Sendable {
             if let kr = Range(m.range(at: kg), in: s), !s[kr].isEmpty { v *= 1000 }
             return v
         }
-        // Kinds: 0 a range ("between … and …"), 1 a bare range ("200-800 €"), 2 an upper limit, 3 a lower limit.
-        let patterns: [(String, Int)] = [
-            (#"\b(?:between|from)\s+"# + cur + num + unit + #"\s*(?:and|to|-|–)\s*"# + cur + num + unit, 0),
-            (#"(?<![\w.])"# + cur + num + unit + #"\s*(?:-|–|to)\s*"# + cur + num + unit + #"(?=\s|$)"#, 1),
-            (#"\b(?:under|below|less than|up to|at most|max(?:imum)?|cheaper than|no more than|within|<)\s*"# + cur + num + unit, 2),
-            (#"\b(?:over|above|more than|at least|min(?:imum)?|from|>)\s*"# + cur + num + unit, 3),
-        ]
-        for (p, kind) in patterns {
-            guard let re = try? NSRegularExpression(pattern: p, options: [.caseInsensitive]) else { continue }
+        for (re, kind) in Self.pricePatterns {
             while let m = re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) {
                 switch kind {
                 case 0, 1: c.priceMin = value(m, 1, 2); c.priceMax = value(m, 3, 4)
