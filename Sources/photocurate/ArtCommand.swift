@@ -24,6 +24,9 @@ struct ArtCommand: AsyncParsableCommand {
           photocurate art visualize ~/Art --room living-room.jpg --artwork aw-014 --x 0.5 --y 0.35 --scale 0.3 --out composite.jpg
           photocurate art serve ~/Art --port 3001
           photocurate bench make-art-catalog --out /tmp/art && photocurate art eval /tmp/art
+
+        ANALYSIS PARAMETERS (--set name=value; analyzer \(ArtAnalyzer.id) v\(ArtAnalyzer.version); the cache keys on them):
+        \(ArtAnalyzer.parameterSpecs.map { "  \($0.name) = \(ParameterSpec.formatted($0.defaultValue))  [\($0.rangeText)]  \($0.doc)" }.joined(separator: "\n"))
         """,
         subcommands: [Index.self, Search.self, Room.self, Visualize.self, Serve.self, Eval.self]
     )
@@ -31,10 +34,12 @@ struct ArtCommand: AsyncParsableCommand {
     struct CatalogOptions: ParsableArguments {
         @Option(help: "Art cache (SQLite). Default: $XDG_CACHE_HOME/photocurate/art.sqlite.") var cache: String?
         @Flag(help: "Analyse without reading or writing a cache.") var noCache = false
-        @Option(name: .customLong("set"), help: ArgumentHelp("An art analysis parameter, e.g. --set dominantShare=0.1 (`photocurate stages` lists them).", valueName: "param=value"))
+        @Option(name: .customLong("set"), help: ArgumentHelp("An art analysis parameter, e.g. --set dominantShare=0.1 (`photocurate art --help` lists them).", valueName: "param=value"))
         var overrides: [String] = []
 
-        func library(_ path: String, quiet: Bool = false) throws -> ArtLibrary {
+        func library(_ path: String, quiet: Bool = false) throws -> ArtLibrary { try libraryAndReport(path, quiet: quiet).0 }
+
+        func libraryAndReport(_ path: String, quiet: Bool = false) throws -> (ArtLibrary, ArtLibrary.Report) {
             var p = try Parameters(ArtAnalyzer.parameterSpecs)
             for o in overrides {
                 let kv = o.split(separator: "=", maxSplits: 1).map(String.init)
@@ -59,8 +64,8 @@ struct ArtCommand: AsyncParsableCommand {
             if !quiet {
                 FileHandle.standardError.write(Data("catalog: \(catalog.artworks.count) artworks, \(report.analysed) analysed, \(report.reused) from the cache, \(report.problems.count) problems\n".utf8))
             }
-            if library.analysed.isEmpty { throw fail("\(path): no artwork could be analysed") }
-            return library
+            if library.entries.isEmpty { throw fail("\(path): no artwork could be analysed") }
+            return (library, report)
         }
     }
 
@@ -70,13 +75,15 @@ struct ArtCommand: AsyncParsableCommand {
         @OptionGroup var options: CatalogOptions
         @Option(help: "Also write every analysis (the product's AIAnalysisData, keyed by objectID) to this JSON file.") var out: String?
         func run() async throws {
-            let library = try options.library(catalog)
+            let (library, report) = try options.libraryAndReport(catalog)
             if let out {
                 var all: [String: ArtAnalysis] = [:]
                 for (a, an) in library.analysed { all[a.objectID] = an }
                 let e = JSONEncoder(); e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try AtomicFile.write(try e.encode(all), to: out)
             }
+            // Some records or images could not be used: the rest is indexed, and the exit status says it was partial.
+            if !report.problems.isEmpty { throw ExitCode(ExitStatus.partial) }
         }
     }
 

@@ -188,4 +188,28 @@ final class ArtTests: XCTestCase {
             _ = try ArtAnalyzer().analyze(rgb: room, width: w, height: h, artwork: nil)
         }
     }
+
+    func testAnalysesAreCachedPerImageAndParameters() throws {
+        let dir = NSTemporaryDirectory() + "art-cache-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var g = ArtCatalogGenerator(out: dir, sources: nil, count: 6, seed: 2)
+        g.rooms = 0
+        try g.generate()
+        let cache = try CacheStore(path: dir + "/art.sqlite")
+        let first = try ArtLibrary(catalog: ArtCatalog.load(dir), cache: cache).analyseMissing(workers: 1)
+        XCTAssertEqual(first.analysed, 6)
+        let again = try ArtLibrary(catalog: ArtCatalog.load(dir), cache: cache)
+        let second = again.analyseMissing(workers: 1)
+        XCTAssertEqual(second.analysed, 0); XCTAssertEqual(second.reused, 6)
+        var p = try Parameters(ArtAnalyzer.parameterSpecs)
+        try p.set("longEdge", 128)
+        let third = try ArtLibrary(catalog: ArtCatalog.load(dir), analyzer: ArtAnalyzer(parameters: p), cache: cache).analyseMissing(workers: 1)
+        XCTAssertEqual(third.analysed, 6, "other parameters, another analysis")
+        // An edited image is analysed again.
+        let img = dir + "/images/aw-001.jpg"
+        let px = [UInt8](repeating: 90, count: 64 * 48 * 3)
+        try Data(try VImage.from(pixels: px, width: 64, height: 48, bands: 3).jpeg(quality: 90)).write(to: URL(fileURLWithPath: img))
+        let fourth = try ArtLibrary(catalog: ArtCatalog.load(dir), cache: cache).analyseMissing(workers: 1)
+        XCTAssertEqual(fourth.analysed, 1); XCTAssertEqual(fourth.reused, 5)
+    }
 }
