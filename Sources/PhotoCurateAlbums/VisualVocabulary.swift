@@ -1,4 +1,5 @@
 import Foundation
+import PhotoCurate
 
 /// Visual words for binary (ORB) descriptors: a k-majority tree, trained on a
 /// catalog's own points, that turns a descriptor into a word id.
@@ -28,7 +29,7 @@ public struct VisualVocabulary: Sendable {
         precondition(descriptors.count >= count * 32)
         var v = VisualVocabulary(branching: branching, depth: depth, centers: [0, 0, 0, 0], firstChild: [-1], childCount: [0], leafWord: [-1], words: 0)
         let packed: [UInt64] = descriptors.withUnsafeBytes { raw in (0..<count * 4).map { raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self) } }
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed: seed)
         packed.withUnsafeBufferPointer { d in
             v.split(node: 0, members: Array(0..<count), level: 0, data: d, rng: &rng)
         }
@@ -39,7 +40,7 @@ public struct VisualVocabulary: Sendable {
         (a[0] ^ b[0]).nonzeroBitCount + (a[1] ^ b[1]).nonzeroBitCount + (a[2] ^ b[2]).nonzeroBitCount + (a[3] ^ b[3]).nonzeroBitCount
     }
 
-    private mutating func split(node: Int, members: [Int], level: Int, data: UnsafeBufferPointer<UInt64>, rng: inout SplitMix) {
+    private mutating func split(node: Int, members: [Int], level: Int, data: UnsafeBufferPointer<UInt64>, rng: inout SeededRandom) {
         if level == depth || members.count <= branching {
             leafWord[node] = Int32(words); words += 1
             return
@@ -142,17 +143,4 @@ public struct VisualVocabulary: Sendable {
 
     /// Bytes held (what the index adds per word).
     public var memoryBytes: Int { centers.count * 8 + firstChild.count * 4 + childCount.count + leafWord.count * 4 }
-}
-
-/// A small seeded generator (SplitMix64): the same catalog trains the same words on every machine.
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
 }

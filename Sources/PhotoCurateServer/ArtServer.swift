@@ -237,12 +237,7 @@ public struct ArtServer: Sendable {
         return router
     }
 
-    public func run() async throws {
-        var logger = Logger(label: "art-server")
-        logger.logLevel = .warning
-        let app = Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "photocurate"), logger: logger)
-        try await app.runService()
-    }
+    public func run() async throws { try await Serve.run(router(), host: host, port: port, label: "art-server") }
 }
 
 /// At most `permits` holders at a time; the rest wait in order.

@@ -67,10 +67,5 @@ public struct ExhibitServer: Sendable {
         return router
     }
 
-    public func run() async throws {
-        var logger = Logger(label: "server")
-        logger.logLevel = .warning
-        let app = Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "photocurate"), logger: logger)
-        try await app.runService()
-    }
+    public func run() async throws { try await Serve.run(router(), host: host, port: port, label: "server") }
 }

@@ -96,7 +96,7 @@ public final class ArtLibrary: @unchecked Sendable {
         var done = 0
         for start in stride(from: 0, to: todo.count, by: batch) {
             let part = Array(todo[start..<min(todo.count, start + batch)])
-            let results = ResultSlotsArt<Result<(ArtAnalysis, CacheStore.Entry?), ArtFailure>>(count: part.count)
+            let results = ResultSlots<Result<(ArtAnalysis, CacheStore.Entry?), ArtFailure>>(count: part.count)
             let q = DispatchQueue(label: "art.analyse", attributes: .concurrent)
             let group = DispatchGroup(), gate = DispatchSemaphore(value: max(1, workers))
             for (k, a) in part.enumerated() {
@@ -176,15 +176,4 @@ public final class ArtEntry: Sendable {
     public let artwork: Artwork
     public let analysis: ArtAnalysis
     public init(artwork: Artwork, analysis: ArtAnalysis) { self.artwork = artwork; self.analysis = analysis }
-}
-
-/// Fixed slots that concurrent workers fill, one each.
-final class ResultSlotsArt<T>: @unchecked Sendable {
-    private var slots: [T?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    subscript(i: Int) -> T? {
-        get { lock.withLock { slots[i] } }
-        set { lock.withLock { slots[i] = newValue } }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoCurate
 
 /// One search result, in the product's `MatchResult` shape.
 public struct MatchResult: Codable, Sendable, Equatable {
@@ -251,7 +252,7 @@ public struct ArtMatcher: Sendable {
         case .newest: ranked.sort { $0.year != $1.year ? $0.year > $1.year : best($0, $1) }
         case .random:
             ranked.sort { $0.id < $1.id }
-            var rng = SplitMix64(seed: options.seed ?? 1)
+            var rng = SeededRandom(seed: options.seed ?? 1)
             ranked.shuffle(using: &rng)
         }
         let limit = max(1, min(200, options.limit ?? 24))
@@ -261,17 +262,4 @@ public struct ArtMatcher: Sendable {
     }
 
     func clamp(_ v: Double) -> Double { min(1, max(0, v)) }
-}
-
-/// A small seeded generator, so a "random" order is the same for the same seed on every platform.
-public struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
 }

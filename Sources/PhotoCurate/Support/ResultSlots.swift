@@ -6,11 +6,11 @@ import Foundation
 /// let out = ResultSlots<Int>(count: n)
 /// DispatchQueue.concurrentPerform(iterations: n) { k in out[k] = work(k) }
 /// ```
-final class ResultSlots<T>: @unchecked Sendable {
+public final class ResultSlots<T>: @unchecked Sendable {
     private var slots: [T?]
     private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    subscript(_ k: Int) -> T? {
+    public init(count: Int) { slots = Array(repeating: nil, count: count) }
+    public subscript(_ k: Int) -> T? {
         get { lock.lock(); defer { lock.unlock() }; return slots[k] }
         set { lock.lock(); slots[k] = newValue; lock.unlock() }
     }
