@@ -162,6 +162,7 @@ public struct ArtServer: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: JSONErrors())
         let library = self.library
         router.post("/api/search/text") { request, _ in try await self.search(request, mode: "text") }
         router.post("/api/search/image") { request, _ in try await self.search(request, mode: "image") }
@@ -238,6 +239,19 @@ public struct ArtServer: Sendable {
     }
 
     public func run() async throws { try await Serve.run(router(), host: host, port: port, label: "art-server") }
+}
+
+/// Errors the router raises itself (no such route, a method the route does not take, anything
+/// unexpected) answer in the same JSON as the handlers' own: `{success: false, error}`.
+struct JSONErrors<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do { return try await next(request, context) } catch let e as HTTPError {
+            let why = e.status == .notFound ? "no such endpoint (see docs/art/openapi.yaml)" : (e.body ?? e.status.reasonPhrase)
+            return ArtServer.error(e.status, "\(request.method) \(request.uri.path): \(why)")
+        } catch {
+            return ArtServer.error(.internalServerError, "\(request.method) \(request.uri.path): \(error)")
+        }
+    }
 }
 
 /// At most `permits` holders at a time; the rest wait in order.
