@@ -4,6 +4,7 @@ import PhotoCurate
 import PhotoCurateFaces
 import PhotoCurateModels
 import PhotoCurateAlbums
+import PhotoCurateArt
 import PhotoCurateExhibit
 
 /// The `photocurate` command line.
@@ -31,6 +32,7 @@ struct Photocurate: AsyncParsableCommand {
         FacesFeature.register(sessions: ModelSessions(threads: 1))
         ExhibitFeature.register()
         AlbumsFeature.register()
+        ArtFeature.register()
         await main(nil)
     }
 }

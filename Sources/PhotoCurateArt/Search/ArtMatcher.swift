@@ -117,7 +117,8 @@ public struct ArtMatcher: Sendable {
                                reason: explain ? share < 0.03 ? "no \(wish.word) (\(Self.pct(share)))" : nil : nil))
         }
         if let b = c.brightness {
-            let s = b == "bright" ? clamp((m.brightness - 0.45) / 0.2) : clamp((0.5 - m.brightness) / 0.2)
+            // Half satisfied (and a reason given) at lightness 60 for bright, 40 for dark.
+            let s = b == "bright" ? clamp((m.brightness - 0.5) / 0.2) : clamp((0.5 - m.brightness) / 0.2)
             wishes.append(Wish(weight: 2, satisfaction: s, reason: explain ? "\(b): mean lightness \(Int((m.brightness * 100).rounded()))/100" : nil))
         }
         if let sat = c.saturation {
