@@ -30,6 +30,8 @@ public struct ArtEvaluation {
         public var roomsMeeting8of10 = 0
         public var reasonsChecked = 0
         public var falseReasons: [String] = []
+        /// Photographs (real crops) the analysis called abstract, and paintings it called representational, of each.
+        public var photosCalledAbstract = 0, photos = 0, paintingsCalledRepresentational = 0, paintings = 0
     }
 
     typealias Truth = ArtCatalogGenerator.Truth
@@ -43,6 +45,8 @@ public struct ArtEvaluation {
         q.append(("bright artwork", "brightness", { $0.meanL >= 60 }))
         q.append(("light and airy painting", "brightness", { $0.meanL >= 60 }))
         q.append(("dark moody piece", "brightness", { $0.meanL <= 40 }))
+        q.append(("abstract artwork", "style", { $0.abstract }))
+        q.append(("a realistic photographic print", "style", { !$0.abstract }))
         q.append(("landscape format", "orientation", { $0.orientation == "landscape" }))
         q.append(("vertical artwork", "orientation", { $0.orientation == "portrait" }))
         q.append(("square canvas", "orientation", { $0.orientation == "square" }))
@@ -74,6 +78,12 @@ public struct ArtEvaluation {
                                               precisionOfPossible: relevant == 0 ? 1 : right / Double(min(10, relevant)), returned: res.results.count, wrong: wrong))
             byGroup[group, default: []].append(p)
             for r in res.results { check(r, truth.artworks[r.artworkId], &report) }
+        }
+        for e in items {
+            guard let tr = truth.artworks[e.artwork.objectID] else { continue }
+            let abstract = e.analysis.styleAndGenre.genre == "abstract"
+            if tr.abstract { report.paintings += 1; if !abstract { report.paintingsCalledRepresentational += 1 } }
+            else { report.photos += 1; if abstract { report.photosCalledAbstract += 1 } }
         }
         for (g, ps) in byGroup { report.groups[g] = (ps.reduce(0, +) / Double(ps.count) * 1000).rounded() / 1000 }
         let roomAnalyzer = RoomAnalyzer()

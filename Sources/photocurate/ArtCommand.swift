@@ -225,6 +225,7 @@ struct ArtCommand: AsyncParsableCommand {
             }
             for (g, p) in report.groups.sorted(by: { $0.key < $1.key }) { print(String(format: "mean p@10 %-12@ %.3f", g as NSString, p)) }
             for r in report.rooms { print("room \(r.room): wall \(r.wall) (read as \(r.measuredWall)), \(r.harmonising)/\(r.returned) harmonise") }
+            print("abstract vs representational: \(report.photosCalledAbstract) of \(report.photos) photographs called abstract, \(report.paintingsCalledRepresentational) of \(report.paintings) paintings called representational")
             print("rooms with ≥ 8 of 10 harmonising: \(report.roomsMeeting8of10)/\(report.rooms.count)")
             print("reasons checked: \(report.reasonsChecked), false: \(report.falseReasons.count)")
             for f in report.falseReasons.prefix(20) { print("  false: \(f)") }

@@ -111,7 +111,9 @@ public struct ArtAnalysis: Codable, Sendable, Equatable {
         public var axisAlignedEdges: Double
         /// Named colours needed to cover 90 % of the image.
         public var coloursFor90: Int
-        /// Abstract (1) vs representational (0), from flat colour and palette size.
+        /// Share of pixels in the 8 most common cells of a 16-level RGB grid (painted fills → near 1).
+        public var paletteConcentration: Double
+        /// Abstract (1) vs representational (0), from the palette concentration.
         public var abstractScore: Double
         /// Centre of the strong edges, 0–1 (where the eye goes).
         public var focusX: Double, focusY: Double

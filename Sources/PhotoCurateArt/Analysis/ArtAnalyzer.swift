@@ -17,11 +17,12 @@ import PhotoCurate
 /// Rules (the thresholds are parameters):
 /// - a colour is dominant at ≥ 8 % of the pixels, secondary at 3–8 %;
 /// - warm / cool temperature at warmth ≥ 0.2 / ≤ −0.2;
-/// - abstract when `abstractScore` ≥ ½: the mean of how much of the surface is flat
-///   colour and how few named colours cover 90 % of it. Photographs and painted
-///   scenes have gradients and many colours everywhere; colour fields, hard-edge
-///   and geometric work do not. Without an image model this is the only subject
-///   evidence there is; `subjectMatter.primarySubject` stays "unknown";
+/// - abstract when `abstractScore` ≥ ½: palette concentration (the share of pixels in
+///   the 8 most common cells of a 16-level RGB grid) from 0.65 (score 0) to 0.95 (1).
+///   Colour fields, hard-edge and geometric work are painted in a few fills;
+///   photographs and painted scenes shade every surface across many cells. Without
+///   an image model this is the only subject evidence there is;
+///   `subjectMatter.primarySubject` stays "unknown";
 /// - geometric: abstract with ≥ 55 % of strong edges horizontal or vertical;
 ///   minimalist: ≤ 3 colours cover 90 % and edges are sparse;
 /// - moods from light, colour and busyness (bright, dark, calm, energetic, warm, cool);
@@ -29,7 +30,9 @@ import PhotoCurate
 public struct ArtAnalyzer: Sendable {
     public static let id = "art"
     /// 1: first version.
-    public static let version = 1
+    /// 2: abstract vs representational from palette concentration (the share of pixels in the 8 most
+    ///    common cells of a 16-level RGB grid): flat colour and palette size called 81 of 101 photographs abstract.
+    public static let version = 2
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("longEdge", 256, in: 64...1024, integer: true, "long edge (px) at which artworks are measured"),
         ParameterSpec("dominantShare", 0.08, in: 0.01...0.5, "share of the pixels at which a named colour is dominant"),
@@ -60,6 +63,7 @@ public struct ArtAnalyzer: Sendable {
         let n = w * h
         // Name pixels through a 32-level cube: at most 32,768 colours to name, not one per pixel.
         var binCount = [Int](repeating: 0, count: 32 * 32 * 32)
+        var cells = [Int](repeating: 0, count: 16 * 16 * 16)
         var lum = [Float](repeating: 0, count: n)
         var sumL = 0.0, sumC = 0.0, warmW = 0.0, coolW = 0.0, allW = 0.0
         var lHist = [Int](repeating: 0, count: 101)
@@ -68,6 +72,7 @@ public struct ArtAnalyzer: Sendable {
             let r = Int(rgb[3 * i]), g = Int(rgb[3 * i + 1]), b = Int(rgb[3 * i + 2])
             let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
             binCount[bin] += 1
+            cells[(r >> 4) << 8 | (g >> 4) << 4 | (b >> 4)] += 1
             let lab: Lab
             if let c = labCache[bin] { lab = c } else {
                 lab = Lab(r: Double((r >> 3) << 3 | 4), g: Double((g >> 3) << 3 | 4), b: Double((b >> 3) << 3 | 4))
@@ -137,9 +142,11 @@ public struct ArtAnalyzer: Sendable {
         let axisAligned = edges > 0 ? Double(aligned) / Double(edges) : 0
         let focusX = edges > 0 ? ex / Double(edges) : 0.5, focusY = edges > 0 ? ey / Double(edges) : 0.5
         let imbalance = edges > 0 ? abs(Double(2 * left - edges)) / Double(edges) : 0
-        let flatPart = min(1, max(0, (flatShare - 0.15) / 0.45))
-        let palettePart = min(1, max(0, Double(9 - for90) / 6))
-        let abstractScore = (flatPart + palettePart) / 2
+        // Painted fills put most pixels in a few colour cells; a photograph (or a painted scene)
+        // shades every surface across many. Flat share and palette size alone do not tell them
+        // apart: a photo at 256 px has smooth areas and few colour names.
+        let concentration = Double(cells.sorted(by: >).prefix(8).reduce(0, +)) / total
+        let abstractScore = min(1, max(0, (concentration - 0.65) / 0.3))
 
         var aspect = Double(w) / Double(max(1, h))
         var longest: Double? = nil
@@ -150,7 +157,7 @@ public struct ArtAnalyzer: Sendable {
         let m = ArtAnalysis.Measured(colours: colours.filter { $0.share >= 0.01 }, brightness: Self.r(brightness), saturation: Self.r(saturation),
                                      warmth: Self.r(warmth), contrast: Self.r(contrast), edgeDensity: Self.r(edgeDensity),
                                      flatShare: Self.r(flatShare), busyness: Self.r(busyness), axisAlignedEdges: Self.r(axisAligned),
-                                     coloursFor90: for90, abstractScore: Self.r(abstractScore), focusX: Self.r(focusX), focusY: Self.r(focusY), imbalance: Self.r(imbalance), orientation: orientation,
+                                     coloursFor90: for90, paletteConcentration: Self.r(concentration), abstractScore: Self.r(abstractScore), focusX: Self.r(focusX), focusY: Self.r(focusY), imbalance: Self.r(imbalance), orientation: orientation,
                                      aspect: Self.r(aspect), sizeClass: sizeClass, longestSideCm: longest, width: w, height: h)
         return describe(m, artwork: artwork)
     }
@@ -167,7 +174,8 @@ public struct ArtAnalyzer: Sendable {
 
         let abstract = m.abstractScore >= parameters["abstractThreshold"]
         var styles: [String] = [abstract ? "abstract" : "representational"]
-        var styleEvidence = ["\(p(m.flatShare)) of the surface is flat colour", "\(m.coloursFor90) named colours cover 90 %",
+        var styleEvidence = ["\(p(m.paletteConcentration)) of the pixels fall in 8 colour cells (painted fills; a photograph shades across many)",
+                             "\(p(m.flatShare)) of the surface is flat colour", "\(m.coloursFor90) named colours cover 90 %",
                              "abstract score \(String(format: "%.2f", m.abstractScore)) (abstract from \(ParameterSpec.formatted(parameters["abstractThreshold"])))"]
         if abstract && m.axisAlignedEdges >= 0.55 && m.edgeDensity >= 0.005 {
             styles.append("geometric"); styleEvidence.append("\(p(m.axisAlignedEdges)) of strong edges are horizontal or vertical")

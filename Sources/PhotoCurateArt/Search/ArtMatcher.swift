@@ -145,7 +145,7 @@ public struct ArtMatcher: Sendable {
             let has = an.styleAndGenre.styles.contains(st)
             var why = ""
             if explain { switch st {
-            case "abstract", "representational": why = "\(Self.pct(m.flatShare)) flat colour, \(m.coloursFor90) colours cover 90 %"
+            case "abstract", "representational": why = "\(Self.pct(m.paletteConcentration)) of pixels in 8 colour cells, \(Self.pct(m.flatShare)) flat colour"
             case "geometric": why = "\(Self.pct(m.axisAlignedEdges)) of edges horizontal or vertical"
             case "minimalist": why = "\(m.coloursFor90) colours cover 90 %, \(Self.pct(m.edgeDensity)) of pixels on edges"
             case "colour field": why = "\(m.colours.first.map { "\($0.name) covers \(Self.pct($0.share))" } ?? "")"
