@@ -14,7 +14,10 @@ public struct Decoder: Sendable {
     public var longEdge: Int
     public var maxPixels: Int
 
-    public init(longEdge: Int = 768, maxPixels: Int = 200_000_000) {
+    /// The analysis scale every score is measured at.
+    public static let defaultLongEdge = 768
+
+    public init(longEdge: Int = Decoder.defaultLongEdge, maxPixels: Int = 200_000_000) {
         self.longEdge = longEdge
         self.maxPixels = maxPixels
     }

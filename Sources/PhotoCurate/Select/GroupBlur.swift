@@ -19,11 +19,24 @@ import Foundation
 /// siblings, so one odd pair (a sharp detail half out of one frame, a texture
 /// zoomed a little) does not decide; a shaken frame among steady ones is more
 /// blurred than most of them. Photos with no comparable sibling get no value.
+///
+/// For JPEGs the same comparison is also made at 100 %, on the DCT blocks
+/// (`NativeDetail.blurDifference`), and the two add up: Δσ² = analysis +
+/// `nativeWeight` × max(0, native), both at the analysis scale. Each sees what the
+/// other misses. At 768 px, mild defocus of a photo with fine detail (σ 0.5 px
+/// per 1000 px) is 0.15 px², inside the spread of clean siblings (up to ±0.2),
+/// and a quality-75 JPEG at 2560 px keeps too little of it; at 100 % the
+/// same blur takes most of the coarsest DCT frequencies' power. A photo upscaled
+/// from a small original has nothing at 100 % to lose, and there the analysis
+/// scale decides. The native fit reads about half of a blur (the DCT's leakage),
+/// hence the weight 2.
 public enum GroupBlur {
     public struct Value: Sendable, Equatable {
         /// Extra gaussian σ, in analysis-image pixels (0 when it is as sharp as its siblings or sharper).
         public var sigma: Double
         public var reference: Int
+        /// The part measured at 100 % (Δσ², px² at the analysis scale, before weighting); `nil` without DCT blocks.
+        public var native: Double?
     }
 
     /// Noise σ (levels) that the noise-floor subtraction absorbs: a sibling this
@@ -31,7 +44,25 @@ public enum GroupBlur {
     /// reads less noisy than its clean siblings and must still be compared with them.
     static let lightGrain = 3.0
 
-    public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Value] {
+    /// The comparison at 100 % is made when the file is at least this many times the
+    /// analysis scale. Below, both read the same frequencies, and the coarse DCT band
+    /// of an 800 px frame reads a handheld zoom as blur (clean frames of the fixture
+    /// trip read 0.5–1 px²).
+    static let nativeScale = 2
+
+    /// Grain at 100 % (levels per pixel) that a reference may carry whatever this frame's:
+    /// half of what a person rejects (8).
+    static let lightNativeGrain = 4.0
+
+    /// Whether `b` is clearly grainier at 100 % than `a`, where both were measured. Grain
+    /// σ 7 per pixel reads only σ 1.8 at 768 px (under `lightGrain`), yet it is
+    /// power at every frequency, and clean siblings compared with it read 0.8 px blurred.
+    static func grainier(_ b: NativeDetail?, than a: NativeDetail?) -> Bool {
+        guard let gb = b?.grain, let ga = a?.grain else { return false }
+        return gb > max(1.5 * ga + 0.5, lightNativeGrain)
+    }
+
+    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 2) -> [Int: Value] {
         var out: [Int: Value] = [:]
         for i in members {
             guard let si = photos[i].spectrum else { continue }
@@ -41,12 +72,20 @@ public enum GroupBlur {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
                 guard mj.noiseSigma <= max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain),
-                      mj.clippedHighlights <= mi.clippedHighlights + 0.02 else { continue }
+                      mj.clippedHighlights <= mi.clippedHighlights + 0.02,
+                      !Self.grainier(photos[j].detail, than: photos[i].detail) else { continue }
                 if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
             }
             guard let median = pairs.map(\.0).median else { continue }
+            var native: Double?
+            if let a = photos[i].detail, max(a.width, a.height) >= Self.nativeScale * SelectInput.analysisLongEdge {
+                // Native px² of this frame → analysis px².
+                let k = Double(SelectInput.analysisLongEdge) / Double(max(a.width, a.height))
+                native = pairs.compactMap { p in photos[p.1].detail.flatMap { a.blurDifference(comparedWith: $0) }.map { $0 * k * k } }.median
+            }
             pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
-            out[i] = Value(sigma: max(0, median).squareRoot(), reference: pairs[pairs.count / 2].1)
+            let d2 = median + nativeWeight * max(0, native ?? 0)
+            out[i] = Value(sigma: max(0, d2).squareRoot(), reference: pairs[pairs.count / 2].1, native: native)
         }
         return out
     }

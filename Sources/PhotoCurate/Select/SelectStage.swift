@@ -39,6 +39,9 @@ public struct SelectInput: Sendable {
         (timeTrusted && other.timeTrusted) || print.cosine(other.print) >= Self.untimedComparisonSimilarity
     }
 
+    /// Long edge of the analysis image (`Decoder`'s default), the scale of `spectrum` and of blur values.
+    public static let analysisLongEdge = Decoder.defaultLongEdge
+
     /// The members of photo `i`'s visual group that may judge it (itself excluded), in member order.
     public static func siblings(of i: Int, in members: [Int], _ photos: [SelectInput]) -> [Int] {
         members.filter { $0 != i && photos[i].comparable(with: photos[$0]) }
@@ -71,12 +74,14 @@ public struct SelectStage: BarrierStage {
     /// 3: and grain at 100 % relative to the visual group.
     /// 4: blur relative to the group is the mean over orientation sectors (was the largest).
     /// 5: faces: photo type and face score in `overall`; closed eyes, turned or softer faces lose within a burst.
-    public static let version = 5
+    /// 6: blur relative to the group adds the comparison at 100 % (`nativeBlurWeight`).
+    public static let version = 6
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
+        ParameterSpec("nativeBlurWeight", 2, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -96,7 +101,7 @@ public struct SelectStage: BarrierStage {
         var reasons = [[String]](repeating: [], count: n)
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
         for c in clustering.clusters where c.photos.count > 1 {
-            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos)) { a, _ in a }
+            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"])) { a, _ in a }
             groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }

@@ -21,7 +21,8 @@ public struct DetailAnalyzer: Analyzer {
     /// 1: luma and chroma grain from the flattest blocks, DCT power spectrum, tile edge spread.
     /// 2: about 6,000 luma and 3,000 chroma blocks a photo, whatever its size (was one in 8 and one in 4).
     /// 3: luma grain from the flattest 1 % of blocks at the finest frequencies the quantizer kept; none in thumbnails.
-    public static let version = 3
+    /// 4: records whether the file stores the picture on its side (`transposed`), for blur against siblings.
+    public static let version = 4
     public static let parameterSpecs: [ParameterSpec] = []
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }

@@ -36,6 +36,9 @@ public struct NativeDetail: Codable, Sendable, Equatable {
     public var quant: [Int]
     /// The frame cut into `tiles`×`tiles` regions, upright (EXIF rotation applied), row-major.
     public var tiles: [Tile]
+    /// Whether the file stores the picture on its side (EXIF orientation 5–8): then DCT
+    /// position (u, v) holds the upright frequency (v, u). `nil` in results cached before v4.
+    public var transposed: Bool?
     /// Native edge-spread estimate in the sharpest tiles (px; 30th percentile of tiles with detail).
     public var sharpWidth: Double?
 
@@ -87,39 +90,47 @@ public struct NativeDetail: Codable, Sendable, Equatable {
         return (lo + hi) / 2
     }
 
+    /// The coarsest DCT frequencies (u² + v² ≤ 5: rings 1 and 2, 0.06–0.14 cycles/px)
+    /// that `blurDifference` fits. Mild defocus at 100 % (σ 1.3–6 px) already
+    /// takes 20–90 % of their power; finer coefficients of a blurred frame hold
+    /// mostly JPEG error, grain and the leakage of in-block ramps, which is as
+    /// strong in its sharp sibling, so a fit that reached them bent back up and
+    /// read shaken frames as the sharper (AUC 0.1–0.6 on the mild trips; 0.9–1.0
+    /// with this band on photographs that have detail at 100 %).
+    static let blurBand = 5.0 / 256
+
     /// Blur of this frame against another of the same scene, as σ²ᵢ − σ²ⱼ (native px²
-    /// of this frame; negative when it is sharper): the worst of three orientation
-    /// sectors, since a smear blurs one direction. `nil` when too few frequencies
-    /// stand above both frames' grain and quantization.
+    /// of this frame; negative when it is sharper): the mean over three orientation
+    /// sectors of a fit of ln(Pᵢ/Pⱼ) against f² (intercept free: exposure, contrast),
+    /// over the coarse frequencies of `blurBand` where both frames stand 3× above their
+    /// own floor (the mean of the sector's 4 finest coefficients: grain, JPEG error).
+    /// The DCT's leakage makes it read about half a large blur; it is for ranking
+    /// burst frames, not for a σ in px. `nil` when no sector has 3 such frequencies.
     public func blurDifference(comparedWith other: NativeDetail) -> Double? {
         // Frames of different sizes compare in cycles per pixel of their own width.
         let scale = Double(max(width, height)) / Double(max(1, max(other.width, other.height)))
-        let floorA = noiseLuma * noiseLuma, floorB = other.noiseLuma * other.noiseLuma
-        var worst: Double?
+        // Upright frequency k's position in each file: a frame shot on its side holds a
+        // horizontal edge's detail where its sibling holds a vertical one's.
+        func at(_ k: Int, _ t: Bool?) -> Int { t == true ? (k % 8) * 8 + k / 8 : k }
+        var fits: [Double] = []
         for s in 0..<3 {
+            let ks = (1..<64).filter { Self.sector($0) == s }.sorted { (Self.f2($0), $0) < (Self.f2($1), $1) }
+            let finest = ks.suffix(4)
+            let fa = finest.map { Double(power[at($0, transposed)]) }.reduce(0, +) / Double(finest.count)
+            let fb = finest.map { Double(other.power[at($0, other.transposed)]) }.reduce(0, +) / Double(finest.count)
             var xs: [Double] = [], ys: [Double] = []
-            for k in 1..<64 where Self.sector(k) == s {
-                let q = Double(max(quant[k], other.quant[k]))
-                // Frequencies where the reference frame has detail well above its grain and
-                // quantization. This frame may have lost them: that loss is the measurement,
-                // so its power is only clamped (a blurred frame reads at most 1/50 of it).
-                guard other.nonzero[k] >= 0.02 else { continue }
-                let fa = max(floorA, Self.quantizedPower(sigma: noiseLuma, step: q)), fb = max(floorB, Self.quantizedPower(sigma: other.noiseLuma, step: q))
-                let b = Double(other.power[k]) - fb
-                guard b > 3 * fb, b > 1 else { continue }
-                let a = max(Double(power[k]) - fa, 0.02 * b)
+            for k in ks where Self.f2(k) <= Self.blurBand {
+                let a = Double(power[at(k, transposed)]) - fa, b = Double(other.power[at(k, other.transposed)]) - fb
+                guard a > 3 * fa + 1, b > 3 * fb + 1 else { continue }
                 xs.append(Self.f2(k)); ys.append(log(a / b))
             }
             guard xs.count >= 3 else { continue }
-            // Least squares through the origin's neighbourhood: intercept free (exposure, contrast).
             let n = Double(xs.count), mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
             var sxx = 0.0, sxy = 0.0
             for i in xs.indices { sxx += (xs[i] - mx) * (xs[i] - mx); sxy += (xs[i] - mx) * (ys[i] - my) }
             guard sxx > 0 else { continue }
-            let slope = sxy / sxx
-            let d2 = -slope / (4 * Double.pi * Double.pi) * scale * scale
-            worst = max(worst ?? -Double.infinity, d2)
+            fits.append(-(sxy / sxx) / (4 * Double.pi * Double.pi) * scale * scale)
         }
-        return worst
+        return fits.isEmpty ? nil : fits.reduce(0, +) / Double(fits.count)
     }
 }

@@ -252,7 +252,7 @@ public final class NativeDetailProbe {
         return NativeDetail(width: width, height: height, noiseLuma: r(noiseY), grainUnmeasured: grain.note, noiseChroma: chroma.map(r),
                             power: power.map { (($0 / total) * 1000).rounded() / 1000 },
                             nonzero: (0..<64).map { Float(((nonzeroCount[$0] / Double(total)) * 10000).rounded() / 10000) },
-                            quant: quant, tiles: upright, sharpWidth: sharp.map(r))
+                            quant: quant, tiles: upright, transposed: (5...8).contains(orientation), sharpWidth: sharp.map(r))
     }
 
     /// Tiles (row-major in stored orientation) as they lie once the photo is shown upright.
