@@ -6,11 +6,11 @@ import XCTest
 /// The photo at 100 %: grain read from the JPEG's DCT blocks during the scaled decode.
 final class DetailTests: XCTestCase {
     /// A 1600×1200 frame decoded at 400 px (1/4 shrink-on-load), as a 12 MP photo is at 768 px.
-    func frame(scene: Int = 11, noise: Double = 0, orientation: Int? = nil, shiftX: Double = 0) throws -> AnalysisImage {
+    func frame(scene: Int = 11, noise: Double = 0, orientation: Int? = nil, shiftX: Double = 0, blur: Double = 0) throws -> AnalysisImage {
         let dir = try temporaryDirectory()
         let path = dir + "/f.jpg"
         let exif = orientation.map { FixtureFactory.exif(time: nil, orientation: $0) }
-        try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 1600, height: 1200, exif: exif, shiftX: shiftX, noise: noise), to: path)
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 1600, height: 1200, exif: exif, shiftX: shiftX, blur: blur, noise: noise), to: path)
         return try Decoder(longEdge: 400).decode(path)
     }
 
@@ -91,5 +91,38 @@ final class DetailTests: XCTestCase {
         let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs)).run((inputs, clustering))
         XCTAssertNotEqual(s.bestOfGroup[0], 3)
         XCTAssertTrue(s.reasons[3].contains { $0.contains("grainier at 100 %") }, "\(s.reasons[3])")
+    }
+
+    /// Mild defocus at 100 % (σ 1.2 px in a 1600 px frame: 0.3 px at 400 px) shows in the
+    /// coarse DCT frequencies, whichever way each frame is stored.
+    func testMildBlurShowsAt100PercentEvenInAFrameStoredOnItsSide() throws {
+        let sharp = try XCTUnwrap(try frame().native), sibling = try XCTUnwrap(try frame(shiftX: 0.01).native)
+        let soft = try XCTUnwrap(try frame(shiftX: 0.02, blur: 1.2).native)
+        let turned = try XCTUnwrap(try frame(orientation: 6, shiftX: 0.01).native)
+        XCTAssertEqual(turned.transposed, true)
+        XCTAssertEqual(sharp.transposed, false)
+        let blurred = try XCTUnwrap(soft.blurDifference(comparedWith: sharp))
+        XCTAssertGreaterThan(blurred, 0.3, "σ² 1.44 px², read at about half")
+        XCTAssertLessThan(try XCTUnwrap(sharp.blurDifference(comparedWith: soft)), -0.3, "and the sharp frame reads sharper")
+        XCTAssertLessThan(abs(try XCTUnwrap(sibling.blurDifference(comparedWith: sharp))), 0.15 * blurred, "a shifted sharp sibling reads the same")
+        XCTAssertLessThan(abs(try XCTUnwrap(turned.blurDifference(comparedWith: sharp))), 0.3 * blurred, "as does one stored turned")
+        XCTAssertEqual(try XCTUnwrap(soft.blurDifference(comparedWith: turned)), blurred, accuracy: 0.35 * blurred)
+    }
+
+    /// In a burst, the blur at 100 % adds to the analysis scale's: the defocused frame loses.
+    func testMildlyDefocusedFrameOfABurstLosesByItsBlurAt100Percent() throws {
+        let q = QualityAnalyzer(), d = DetailAnalyzer(), sp = SpectrumAnalyzer(), f = FeaturePrintAnalyzer()
+        let images = [try frame(), try frame(shiftX: 0.01), try frame(shiftX: 0.02), try frame(shiftX: 0.015, blur: 1.2)]
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: f.analyze(img), spectrum: sp.analyze(img), detail: d.analyze(img).detail)
+        }
+        // The fixture is decoded at 400 px; the engine's scale is 768, so 1600 px is 2× it.
+        let withNative = GroupBlur.measure(members: [0, 1, 2, 3], photos: inputs)
+        let without = GroupBlur.measure(members: [0, 1, 2, 3], photos: inputs, nativeWeight: 0)
+        let v = try XCTUnwrap(withNative[3])
+        XCTAssertGreaterThan(try XCTUnwrap(v.native), 0.02)
+        XCTAssertGreaterThan(v.sigma, try XCTUnwrap(without[3]).sigma)
+        for i in 0..<3 { XCTAssertLessThan(try XCTUnwrap(withNative[i]).sigma, 0.5 * v.sigma, "clean frame \(i)") }
     }
 }

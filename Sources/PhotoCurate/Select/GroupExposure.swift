@@ -12,7 +12,8 @@ import Foundation
 /// frame alike, so a frame stops away from its siblings is the misfire. The
 /// reference is the median of the group (three or more photos); a pair has no
 /// majority, so there the better exposed of the two (by `exposure`) is the
-/// reference and only the other gets a value. Two frames are compared on the
+/// reference and only the other gets a value, unless it looks right on its own
+/// (`fineOnItsOwn`). Two frames are compared on the
 /// deciles of their brightest channel that neither has blown or crushed, in
 /// stops of linear light (the median difference): a gain scales every channel,
 /// and the deciles left out are the ones clipping would hold back. So a frame
@@ -28,6 +29,11 @@ public enum GroupExposure {
 
     /// Deciles under this are crushed (or mostly noise), over it blown or squashed by the tone curve.
     static let usable: ClosedRange<Double> = 0.03...0.94
+
+    /// A pair has no majority to say which exposure the scene wants; when the darker or
+    /// brighter frame looks right on its own (absolute `exposure` at least this), the two
+    /// are a matter of taste (an HDR frame and its plain twin), not one a misfire.
+    static let fineOnItsOwn = 0.9
 
     /// Stops by which photo a is brighter than photo b.
     static func difference(_ a: TechnicalQualityScore.Measurements, _ b: TechnicalQualityScore.Measurements) -> Double {
@@ -45,7 +51,8 @@ public enum GroupExposure {
             let siblings = SelectInput.siblings(of: i, in: members, photos)
             let differences = siblings.map { difference(photos[i].technical.measurements, photos[$0].technical.measurements) }
             if siblings.count == 1 {
-                if photos[i].technical.exposure < photos[siblings[0]].technical.exposure { out[i] = differences[0] }
+                let (own, other) = (photos[i].technical.exposure, photos[siblings[0]].technical.exposure)
+                if own < other && own < Self.fineOnItsOwn { out[i] = differences[0] }
             } else if siblings.count >= 2, let median = differences.median {
                 out[i] = median
             }
