@@ -15,7 +15,7 @@ final class AnalysisTests: XCTestCase {
     func testQualityScoresReactToTheirFault() throws {
         let q = QualityAnalyzer()
         let clean = q.analyze(try image(scene: 7))
-        let blurred = q.analyze(try image(scene: 7, blur: 4))
+        let blurred = q.analyze(try image(scene: 7, blur: 5))  // σ 2.5 px at the analysis scale
         let noisy = q.analyze(try image(scene: 7, noise: 18))
         let dark = q.analyze(try image(scene: 7, gain: 0.2))
         let bright = q.analyze(try image(scene: 7, gain: 4))

@@ -32,14 +32,17 @@ public struct QualityAnalyzer: Analyzer {
     ///     the noise score: the analysis-scale estimate reads texture (foliage, sand) as noise in photos with no flat area.
     ///     The sharpest-tile width is the 10th percentile of tiles (was the 30th): a macro in shallow focus
     ///     has its subject in few tiles. Exposure forgives a dark, crushed frame whose highlights reach 0.75 (low key: a stage, a night street).
-    public static let version = 12
+    /// 13: sharpness halves at an edge σ of 2.4 px (was 2.2): three shallow-focus macros of real
+    ///     cameras (2.25–2.3 px, sharp at 100 %) were called blurred; mild defocus is judged against the
+    ///     burst, and no trip frame's score moved across 0.5.
+    public static let version = 13
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
         ParameterSpec("motionFree", 1.3, in: 1...3, "direction ratio that content alone reaches (wings, ripples); only the excess counts as motion"),
         ParameterSpec("motionMinShare", 0.2, in: 0...0.5, "share of the edges a direction needs to count in the direction ratio (sparse directions are content, not motion)"),
         ParameterSpec("clipBlock", 8, in: 1...32, integer: true, "block size (px) in which clipping is counted: speckles smaller than this are not clipping"),
-        ParameterSpec("edgeWidthRef", 2.2, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
+        ParameterSpec("edgeWidthRef", 2.4, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
         ParameterSpec("noiseRef", 3.0, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
         ParameterSpec("grainRef", 8.0, in: 1...40, "per-pixel grain σ at 100 % (levels, JPEG only) at which the noise score is 0.5: the smallest grain a person rejects"),
         ParameterSpec("weightSharpness", 0.40, in: 0...1, "exponent of sharpness in overall"),
