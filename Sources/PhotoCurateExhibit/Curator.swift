@@ -197,7 +197,10 @@ public final class Curator: @unchecked Sendable {
             }
             func enough(_ hit: Int, _ total: Int) -> Bool { total == 0 || Double(hit) / Double(total) >= (total >= 3 ? 0.6 : 0.99) }
 
-            struct Scored { var row: Int; var fieldHit: Int; var hardHit: Int; var hintHit: Int; var restHit: Int; var full: Bool }
+            // "What is the orange circle?" asks what the thing is: a sentence that says "The orange
+            // circle is …" defines it, where the summary only shows it ("A small orange circle sits …").
+            let defined = Self.definitionHead(q)
+            struct Scored { var row: Int; var fieldHit: Int; var hardHit: Int; var hintHit: Int; var restHit: Int; var full: Bool; var defines: Bool }
             var scored: [Scored] = []
             for k in rows.indices {
                 let row = k + 1, r = rows[k]
@@ -218,11 +221,12 @@ public final class Curator: @unchecked Sendable {
                     if !enough(restHit, rest.count) { continue }
                     if !namedWorks.isEmpty && hardField.allSatisfy({ !inHints[$0]!.contains(row) }) { continue }
                 }
+                let defines = defined.map { Self.defines(r.text, head: $0) } ?? false
                 // A question that only names a work ("what is Red Square?") is answered by what it shows.
-                if fieldTerms.isEmpty && restHit == 0 && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
+                if fieldTerms.isEmpty && restHit == 0 && !defines && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
                 // A sentence that says all the question is about answers a wh-question only if it has that kind of answer in it.
                 let full = !rest.isEmpty && restHit == rest.count && fieldTerms.filter(Self.softField.contains).allSatisfy { Self.hasAnswer(to: $0, in: r.text) }
-                scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, hintHit: hintHit, restHit: restHit, full: full))
+                scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, hintHit: hintHit, restHit: restHit, full: full, defines: defines))
             }
             guard !scored.isEmpty else { return dontKnow }
             // A wh-question with no hint in a sentence still needs a sentence that says it all.
@@ -232,6 +236,7 @@ public final class Curator: @unchecked Sendable {
             let sorted = good.sorted { a, b in
                 if a.hardHit != b.hardHit { return a.hardHit > b.hardHit }
                 if a.full != b.full { return a.full }
+                if a.defines != b.defines { return a.defines }
                 if a.hintHit != b.hintHit { return a.hintHit > b.hintHit }
                 // A named work's own sentences before the exhibit's general ones.
                 let wa = rows[a.row - 1].workId != nil, wb = rows[b.row - 1].workId != nil
@@ -258,6 +263,20 @@ public final class Curator: @unchecked Sendable {
         } catch {
             return dontKnow
         }
+    }
+
+    /// The head word of what a "what is the X (in Y)?" question asks to have defined ("circle"), stemmed; nil otherwise.
+    static func definitionHead(_ q: String) -> String? {
+        guard let m = q.range(of: #"(?i)^\s*what\s+(is|are|was|were)\s+(the|a|an)\s+([a-z' -]+?)(\s+(in|of|on)\s+.*)?\s*\?*\s*$"#, options: .regularExpression) else { return nil }
+        let body = q[m].replacingOccurrences(of: #"(?i)^\s*what\s+(is|are|was|were)\s+(the|a|an)\s+"#, with: "", options: .regularExpression)
+        let thing = body.replacingOccurrences(of: #"(?i)\s+(in|of|on)\s+.*$|\?"#, with: "", options: .regularExpression)
+        return terms(thing).last
+    }
+
+    /// Whether a sentence opens by saying what `head` is: "The (…) square is a window shutter …".
+    static func defines(_ text: String, head: String) -> Bool {
+        guard let m = text.range(of: #"^(The|A|An|This|That)\s+(\S+\s+){0,3}?(is|are|was|were)\s"#, options: .regularExpression) else { return false }
+        return terms(String(text[m])).contains(head)
     }
 
     /// Whether a sentence holds the kind of thing a wh-word asks for (a time, a place, a person, a cause).

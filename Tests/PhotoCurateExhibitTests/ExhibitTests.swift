@@ -234,6 +234,19 @@ final class CuratorTests: XCTestCase {
         XCTAssertEqual(curator.ask(String(repeating: "camera ", count: 1000)).answer, Curator.unknown)
     }
 
+    /// "What is the X?" is answered by the sentence that says what X is, not by one that only shows it.
+    func testWhatIsQuestionsAreAnsweredByADefinition() throws {
+        XCTAssertEqual(Curator.definitionHead("What is the orange circle?"), "circle")
+        XCTAssertEqual(Curator.definitionHead("what was the red square in Red Square"), "square")
+        XCTAssertNil(Curator.definitionHead("What colour is the wall?"))
+        XCTAssertTrue(Curator.defines("The square is a window shutter on Pellestrina.", head: "square"))
+        XCTAssertFalse(Curator.defines("A red square and an orange bar cross over a pink wall.", head: "square"))
+        let (_, folder) = try FixtureExhibit.shared.build()
+        let curator = try Curator(exhibit: Exhibit.load(folder: folder))
+        let a = curator.ask("What is the orange circle?")
+        XCTAssertTrue(a.known && a.answer.contains("The orange circle is a buoy"), a.answer)
+    }
+
     func testTheWorkOnScreenAnswersThis() throws {
         let (_, folder) = try FixtureExhibit.shared.build()
         let ex = try Exhibit.load(folder: folder)
