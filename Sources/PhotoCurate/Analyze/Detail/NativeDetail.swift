@@ -95,8 +95,8 @@ public struct NativeDetail: Codable, Sendable, Equatable {
     /// takes 20–90 % of their power; finer coefficients of a blurred frame hold
     /// mostly JPEG error, grain and the leakage of in-block ramps, which is as
     /// strong in its sharp sibling, so a fit that reached them bent back up and
-    /// read shaken frames as the sharper (AUC 0.1–0.6 on the mild trips; 0.9–1.0
-    /// with this band on photographs that have detail at 100 %).
+    /// read shaken frames as the sharper (AUC 0.1–0.7 on the mild trips; 0.95–1.0
+    /// with this band on trips made of large photographs, which have detail at 100 %).
     static let blurBand = 5.0 / 256
 
     /// Blur of this frame against another of the same scene, as σ²ᵢ − σ²ⱼ (native px²
