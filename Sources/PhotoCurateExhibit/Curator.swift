@@ -267,11 +267,12 @@ public final class Curator: @unchecked Sendable {
 
     /// The head word of what a "what is the X (in Y)?" question asks to have defined ("circle"), stemmed; nil otherwise.
     static func definitionHead(_ q: String) -> String? {
-        guard let m = q.range(of: #"(?i)^\s*what\s+(is|are|was|were)\s+(the|a|an)\s+([a-z' -]+?)(\s+(in|of|on)\s+.*)?\s*\?*\s*$"#, options: .regularExpression) else { return nil }
-        let body = q[m].replacingOccurrences(of: #"(?i)^\s*what\s+(is|are|was|were)\s+(the|a|an)\s+"#, with: "", options: .regularExpression)
-        let thing = body.replacingOccurrences(of: #"(?i)\s+(in|of|on)\s+.*$|\?"#, with: "", options: .regularExpression)
-        return terms(thing).last
+        guard let m = definition.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)),
+              let thing = Range(m.range(at: 1), in: q) else { return nil }
+        return terms(String(q[thing])).last
     }
+    static let definition = try! NSRegularExpression(pattern:
+        #"^\s*what\s+(?:is|are|was|were)\s+(?:the|a|an)\s+([a-z' -]+?)(?:\s+(?:in|of|on)\s+.*)?\s*\?*\s*$"#, options: [.caseInsensitive])
 
     /// Whether a sentence opens by saying what `head` is: "The (…) square is a window shutter …".
     static func defines(_ text: String, head: String) -> Bool {

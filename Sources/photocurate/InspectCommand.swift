@@ -105,10 +105,9 @@ struct InspectCommand: ParsableCommand {
             if let a = image!.native, let b = o.native {
                 let d = a.blurDifference(comparedWith: b)
                 // What selection adds to the analysis-scale comparison (GroupBlur): the same Δσ² in analysis px².
-                let long = max(a.width, a.height), k = Double(SelectInput.analysisLongEdge) / Double(long)
-                let counted = long >= 2 * SelectInput.analysisLongEdge
-                    ? d.map { String(format: "; %+.2f px² at the analysis scale, which selection adds ×%g when positive", $0 * k * k, SelectStage.parameterSpecs.first { $0.name == "nativeBlurWeight" }?.defaultValue ?? 2) } ?? ""
-                    : "; not counted by selection (under twice the analysis scale)"
+                let weight = (try? Parameters(SelectStage.parameterSpecs))?["nativeBlurWeight"] ?? 0
+                let counted = GroupBlur.nativeDifference(a, b).map { String(format: "; %+.2f px² at the analysis scale, which selection adds ×%g when positive", $0, weight) }
+                    ?? "; not counted by selection (under \(GroupBlur.nativeScale)× the analysis scale)"
                 print("vs \(other) at 100 %: " + (d.map { String(format: "%@ blur (σ² %+.2f px² in its own pixels, coarse DCT frequencies)", $0 > 0 ? String(format: "%.2f px more", $0.squareRoot()) : "no more", $0) } ?? "blur not comparable")
                       + (d == nil ? "" : counted) + String(format: ", grain σ %.1f vs %.1f levels", a.noiseLuma, b.noiseLuma))
             }

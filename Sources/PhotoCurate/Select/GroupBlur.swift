@@ -48,7 +48,7 @@ public enum GroupBlur {
     /// analysis scale. Below, both read the same frequencies, and the coarse DCT band
     /// of an 800 px frame reads a handheld zoom as blur (clean frames of the fixture
     /// trip read 0.5–1 px²).
-    static let nativeScale = 2
+    public static let nativeScale = 2
 
     /// Grain at 100 % (levels per pixel) that a reference may carry whatever this frame's:
     /// half of what a person rejects (8).
@@ -60,6 +60,17 @@ public enum GroupBlur {
     static func grainier(_ b: NativeDetail?, than a: NativeDetail?) -> Bool {
         guard let gb = b?.grain, let ga = a?.grain else { return false }
         return gb > max(1.5 * ga + 0.5, lightNativeGrain)
+    }
+
+    /// How much more blurred `a` is than `b` at 100 %, as Δσ² in analysis px², or `nil`
+    /// when it is not compared there (under `nativeScale` × the analysis scale, or too
+    /// little detail in common).
+    public static func nativeDifference(_ a: NativeDetail, _ b: NativeDetail) -> Double? {
+        let long = max(a.width, a.height)
+        guard long >= nativeScale * SelectInput.analysisLongEdge, let d = a.blurDifference(comparedWith: b) else { return nil }
+        // Native px² of this frame → analysis px².
+        let k = Double(SelectInput.analysisLongEdge) / Double(long)
+        return d * k * k
     }
 
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 2) -> [Int: Value] {
@@ -77,11 +88,8 @@ public enum GroupBlur {
                 if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
             }
             guard let median = pairs.map(\.0).median else { continue }
-            var native: Double?
-            if let a = photos[i].detail, max(a.width, a.height) >= Self.nativeScale * SelectInput.analysisLongEdge {
-                // Native px² of this frame → analysis px².
-                let k = Double(SelectInput.analysisLongEdge) / Double(max(a.width, a.height))
-                native = pairs.compactMap { p in photos[p.1].detail.flatMap { a.blurDifference(comparedWith: $0) }.map { $0 * k * k } }.median
+            let native = photos[i].detail.flatMap { a in
+                pairs.compactMap { p in photos[p.1].detail.flatMap { nativeDifference(a, $0) } }.median
             }
             pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
             let d2 = median + nativeWeight * max(0, native ?? 0)

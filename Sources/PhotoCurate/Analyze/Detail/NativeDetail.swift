@@ -99,6 +99,11 @@ public struct NativeDetail: Codable, Sendable, Equatable {
     /// with this band on trips made of large photographs, which have detail at 100 %).
     static let blurBand = 5.0 / 256
 
+    /// Each orientation sector's DCT positions (AC only), coarsest first.
+    static let sectorPositions: [[Int]] = (0..<3).map { s in
+        (1..<64).filter { sector($0) == s }.sorted { (f2($0), $0) < (f2($1), $1) }
+    }
+
     /// Blur of this frame against another of the same scene, as σ²ᵢ − σ²ⱼ (native px²
     /// of this frame; negative when it is sharper): the mean over three orientation
     /// sectors of a fit of ln(Pᵢ/Pⱼ) against f² (intercept free: exposure, contrast),
@@ -113,8 +118,7 @@ public struct NativeDetail: Codable, Sendable, Equatable {
         // horizontal edge's detail where its sibling holds a vertical one's.
         func at(_ k: Int, _ t: Bool?) -> Int { t == true ? (k % 8) * 8 + k / 8 : k }
         var fits: [Double] = []
-        for s in 0..<3 {
-            let ks = (1..<64).filter { Self.sector($0) == s }.sorted { (Self.f2($0), $0) < (Self.f2($1), $1) }
+        for ks in Self.sectorPositions {
             let finest = ks.suffix(4)
             let fa = finest.map { Double(power[at($0, transposed)]) }.reduce(0, +) / Double(finest.count)
             let fb = finest.map { Double(other.power[at($0, other.transposed)]) }.reduce(0, +) / Double(finest.count)
