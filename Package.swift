@@ -54,7 +54,7 @@ let package = Package(
             exclude: ["Export/manifest.schema.json"]
         ),
         // Model catalog, install and checks: its own layer; the engine builds without it.
-        .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", "CBLAS", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "PhotoCurateModels", dependencies: ["CZlib", "COnnxRuntime", .product(name: "Logging", package: "swift-log")]),
         // Faces: an optional analyzer that runs models; registers itself into the engine.
         .target(name: "PhotoCurateFaces", dependencies: ["PhotoCurate", "PhotoCurateModels", "CDlibShim", "CBLAS", .product(name: "Logging", package: "swift-log")]),
         // Exhibit: a curated run → offline gallery, narrated tour and a curator that answers from facts.

