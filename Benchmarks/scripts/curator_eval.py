@@ -4,8 +4,12 @@
 import json, os, subprocess, sys
 ex=sys.argv[1]; qf=sys.argv[2]
 d=json.load(open(qf))
+# All questions go to one process, one per line.
+qs=[x['q'] for x in d['answerable']]+[x['q'] for x in d['unanswerable']]
+out=subprocess.run([os.environ.get("PHOTOCURATE", ".build/release/photocurate"),'exhibit','ask',ex,'-'],input="\n".join(qs)+"\n",capture_output=True,text=True).stdout.split("\n")
+answers=dict(zip(qs,out))
 def ask(q):
-    return subprocess.run([os.environ.get("PHOTOCURATE", ".build/release/photocurate"),'exhibit','ask',ex,q],capture_output=True,text=True).stdout.strip()
+    return answers[q].strip()
 ok=0;n=0
 for x in d['answerable']:
     a=ask(x['q'])

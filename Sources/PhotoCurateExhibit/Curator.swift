@@ -313,4 +313,7 @@ public final class Curator: @unchecked Sendable {
 
     /// Every sentence the curator may quote, as the packets give them.
     public var sentences: [String] { rows.map(\.text) }
+
+    /// Every sentence with its work and field, in the packets' order.
+    public var sources: [Answer.Source] { rows.map { .init(workId: $0.workId, field: $0.field, sentence: $0.text) } }
 }

@@ -19,7 +19,7 @@ struct ExhibitCommand: AsyncParsableCommand {
           photocurate exhibit ask ~/Trip-best/exhibit "What camera was used for Harbour at dusk?"
           photocurate exhibit serve ~/Trip-best/exhibit --port 8080
         """,
-        subcommands: [Build.self, Ask.self, Serve.self]
+        subcommands: [Build.self, Ask.self, Sentences.self, Serve.self]
     )
 
     /// The model-backed curator for `--llm-url`, if one was given (key from PHOTOCURATE_LLM_KEY, never a file).
@@ -97,11 +97,13 @@ struct ExhibitCommand: AsyncParsableCommand {
             EXAMPLES:
               photocurate exhibit ask out/exhibit "When was Harbour at dusk taken?"
               photocurate exhibit ask out/exhibit "What lens was used?" --work work-03 --json
+              # one question per line in, one answer per line out (the model is loaded once)
+              photocurate exhibit ask out/exhibit - < questions.txt
             """)
         @Argument(help: "Exhibit folder.") var exhibit: String
-        @Argument(help: "The question.") var question: String
+        @Argument(help: "The question, or - to read one question per line from standard input.") var question: String
         @Option(help: "The work on screen, for questions such as \"what lens was used here?\".") var work: String?
-        @Flag(help: "Print the answer as JSON, with its sources.") var json = false
+        @Flag(help: "Print the answer as JSON, with its sources (one line per answer with -).") var json = false
         @Option(help: "OpenAI-compatible endpoint (e.g. http://127.0.0.1:8081/v1).") var llmUrl: String?
         @Option(help: "Model name sent to --llm-url.") var llmModel: String = "local"
 
@@ -109,17 +111,39 @@ struct ExhibitCommand: AsyncParsableCommand {
             let ex: Exhibit
             do { ex = try Exhibit.load(folder: exhibit) } catch { throw fail("\(error)") }
             let curator = try Curator(exhibit: ex)
-            let answer: Curator.Answer
-            if let llm = try ExhibitCommand.llm(llmUrl, model: llmModel, curator: curator) {
-                answer = await llm.ask(question, workId: work, history: [])
-            } else {
-                answer = curator.ask(question, workId: work)
+            let llm = try ExhibitCommand.llm(llmUrl, model: llmModel, curator: curator)
+            let many = question == "-"
+            let questions = many ? AnyIterator { readLine() } : AnyIterator([question].makeIterator())
+            let e = JSONEncoder(); e.outputFormatting = many ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            for q in questions {
+                let answer = await llm?.ask(q, workId: work, history: []) ?? curator.ask(q, workId: work)
+                print(json ? String(decoding: try e.encode(answer), as: UTF8.self) : answer.answer)
             }
+        }
+    }
+
+    struct Sentences: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every sentence the curator may quote, with its work and field, one per line (or JSON).",
+            discussion: """
+            The curator answers only with these sentences: this is the whole of what it knows.
+
+            EXAMPLES:
+              photocurate exhibit sentences out/exhibit
+              photocurate exhibit sentences out/exhibit --json | jq '.[] | select(.field == "story")'
+            """)
+        @Argument(help: "Exhibit folder.") var exhibit: String
+        @Flag(help: "Print JSON: [{workId, field, text}].") var json = false
+
+        func run() throws {
+            let ex: Exhibit
+            do { ex = try Exhibit.load(folder: exhibit) } catch { throw fail("\(error)") }
+            let rows = try Curator(exhibit: ex).sources
             if json {
                 let e = JSONEncoder(); e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try e.encode(answer), as: UTF8.self))
+                print(String(decoding: try e.encode(rows), as: UTF8.self))
             } else {
-                print(answer.answer)
+                for r in rows { print("\(r.workId ?? "exhibit")\t\(r.field)\t\(r.sentence)") }
             }
         }
     }
