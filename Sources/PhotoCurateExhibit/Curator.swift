@@ -113,7 +113,8 @@ public final class Curator: @unchecked Sendable {
     we our they their them he she his her him my mine any some much many more most very just also than then so such know let \
     photo photos photograph photographs picture pictures image images work works piece exhibit exhibition one give \
     anything something have has had get got go goes going went come comes came belong belongs belonging use used using \
-    really exactly kind sort like there's photographed photographing pictured shown
+    really exactly kind sort like there's photographed photographing pictured shown \
+    try tries trying tried actually side
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -122,6 +123,8 @@ public final class Curator: @unchecked Sendable {
         "make": ["made"], "made": ["make"], "see": ["saw", "seen"], "begin": ["began", "begun"], "began": ["begin"],
         "shoot": ["shot"], "shot": ["shoot"], "hang": ["hung"], "hung": ["hang"], "wait": ["waited"],
         "meet": ["met"], "sit": ["sat"], "spend": ["spent"], "spent": ["spend"], "buy": ["bought"], "think": ["thought"],
+        // Words for the end of a sequence, so that "the final picture" meets "the last photograph".
+        "final": ["last"], "ended": ["last"], "ending": ["last"], "finished": ["last"],
     ]
 
     /// Wh-words ask for a kind of fact, but a sentence can answer without containing the hint.
@@ -129,7 +132,7 @@ public final class Curator: @unchecked Sendable {
 
     /// Questions that ask for a judgement: the packets hold facts, not opinions.
     static let opinion = try! NSRegularExpression(pattern:
-        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b"#,
+        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b|\b(his|her|their|its) (best|finest|greatest|worst|strongest|weakest)\b|\bthe (best|finest|greatest|worst) (work|photo|photograph|picture|piece|one|image)\b"#,
         options: [.caseInsensitive])
 
     static func terms(_ q: String) -> [String] {
@@ -230,7 +233,13 @@ public final class Curator: @unchecked Sendable {
             }
             guard !scored.isEmpty else { return dontKnow }
             // A wh-question with no hint in a sentence still needs a sentence that says it all.
-            let good = scored.filter { s in fieldTerms.isEmpty || s.fieldHit > 0 || s.full }
+            // "When was X made?" asks for a time even when another word ("made") names a field:
+            // the sentence must say that kind of thing, or be the kind of fact that word asks for.
+            let asks = terms.filter { ["when", "where", "who", "why"].contains($0) }
+            let good = scored.filter { s in
+                (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)
+                    && asks.allSatisfy { inHints[$0]!.contains(s.row) || Self.hasAnswer(to: $0, in: rows[s.row - 1].text) }
+            }
             guard !good.isEmpty else { return dontKnow }
             let rank = try bm25(terms)
             let sorted = good.sorted { a, b in
