@@ -80,7 +80,7 @@ public final class Curator: @unchecked Sendable {
         case "year": return "year when"
         case "medium": return "medium format kind type size big large pixels resolution dimensions file"
         case "summary": return "what describe description about depicts depict subject shows show see look looks colour colours color colors"
-        case "story": return "story why background happened context behind"
+        case "story": return "story why background happened context"
         case "technique": return "technique how made settings setting equipment gear"
         case "date": return "when date day time taken where place location coordinates gps"
         case "moment": return "moment burst series when taken"
@@ -114,7 +114,8 @@ public final class Curator: @unchecked Sendable {
     photo photos photograph photographs picture pictures image images work works piece exhibit exhibition one give \
     anything something have has had get got go goes going went come comes came belong belongs belonging use used using \
     really exactly kind sort like there's photographed photographing pictured shown \
-    try tries trying tried actually side
+    try tries trying tried actually side make makes making \
+    behind under over above below beside near next across through inside outside around between
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -125,7 +126,26 @@ public final class Curator: @unchecked Sendable {
         "meet": ["met"], "sit": ["sat"], "spend": ["spent"], "spent": ["spend"], "buy": ["bought"], "think": ["thought"],
         // Words for the end of a sequence, so that "the final picture" meets "the last photograph".
         "final": ["last"], "ended": ["last"], "ending": ["last"], "finished": ["last"],
+        // "Shape" names what the packets call by its kind.
+        "shape": shapes, "shapes": shapes,
     ]
+    static let shapes = ["circle", "square", "disc", "arc", "bar", "panel", "triangle", "stripe", "rectangle", "line"]
+
+    static let subordinate = try! NSRegularExpression(pattern: #"\b(?:before|after|while|until|once)\s+\w+\s+(\w+)"#, options: [.caseInsensitive])
+
+    /// The first capture group of each match.
+    static func matches(_ r: NSRegularExpression, in q: String) -> [String] {
+        r.matches(in: q, range: NSRange(q.startIndex..., in: q)).compactMap { Range($0.range(at: 1), in: q).map { String(q[$0]) } }
+    }
+
+    /// "Which city…?" asks where: the packets name the place, not its kind.
+    static let placeKind = try! NSRegularExpression(pattern: #"\b(which|what) (city|town|country|island|village|region|place|port)\b"#, options: [.caseInsensitive])
+
+    /// A sentence that names a colour answers "what colour…?" without the word "colour".
+    static let colourTerms: Set<String> = ["colour", "colours", "color", "colors"]
+    static let colourWord = try! NSRegularExpression(pattern:
+        #"\b(red|orange|yellow|green|blue|indigo|violet|purple|pink|brown|black|white|grey|gray|maroon|lilac|sage|ochre|olive|plum|khaki|copper|gold|golden|silver|beige|turquoise|teal|navy|cream|crimson|scarlet|amber|magenta|cyan)\b"#,
+        options: [.caseInsensitive])
 
     /// Wh-words ask for a kind of fact, but a sentence can answer without containing the hint.
     static let softField: Set<String> = ["where", "when", "who", "why", "how", "what"]
@@ -161,6 +181,11 @@ public final class Curator: @unchecked Sendable {
         guard !q.isEmpty, q.count <= 2000 else { return dontKnow }
         if Self.opinion.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)) != nil { return dontKnow }
         var terms = Self.terms(q)
+        if let m = Self.placeKind.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)), let kind = Range(m.range(at: 2), in: q) {
+            let word = q[kind].lowercased()
+            terms.removeAll { $0 == word }
+            if !terms.contains("where") { terms.insert("where", at: 0) }
+        }
         // "work 12" / "work-12" names a work by number: one this exhibit does not have is unknown.
         var namedByNumber: String? = nil
         if let m = q.range(of: #"(?i)\bwork[ -]?0*([0-9]+)\b"#, options: .regularExpression) {
@@ -176,10 +201,17 @@ public final class Curator: @unchecked Sendable {
                 var text = try matching("text", t), name = try matching("name", t)
                 for v in Self.irregular[t] ?? Self.irregular[String(t.dropLast())] ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
                 inText[t] = text; inHints[t] = try matching("hints", t); inName[t] = name
+                if Self.colourTerms.contains(t) {
+                    inHints[t]!.formUnion(rows.indices.filter { Self.colourWord.firstMatch(in: rows[$0].text, range: NSRange(rows[$0].text.startIndex..., in: rows[$0].text)) != nil }.map { $0 + 1 })
+                }
             }
+            let asksColour = terms.contains(where: Self.colourTerms.contains)
             // A word no packet knows is something the exhibit does not cover.
             if terms.contains(where: { inText[$0]!.isEmpty && inHints[$0]!.isEmpty && inName[$0]!.isEmpty }) { return dontKnow }
-            let fieldTerms = terms.filter { !inHints[$0]!.isEmpty }
+            // "…before she took it" names an event, it does not ask who took it: a verb after
+            // "before/after/while/until <someone>" is what the question is about, not its field.
+            let incidental = Set(Self.matches(Self.subordinate, in: q).flatMap { Self.terms($0) })
+            let fieldTerms = terms.filter { !inHints[$0]!.isEmpty && !incidental.contains($0) }
             let hardField = fieldTerms.filter { !Self.softField.contains($0) }
             let subjectTerms = terms.filter { !fieldTerms.contains($0) }
 
@@ -224,6 +256,11 @@ public final class Curator: @unchecked Sendable {
                     if !enough(restHit, rest.count) { continue }
                     if !namedWorks.isEmpty && hardField.allSatisfy({ !inHints[$0]!.contains(row) }) { continue }
                 }
+                // "What colour are the boats?" is answered by a sentence about the boats (the first thing
+                // the question names), not by any colour of the work.
+                if asksColour, let thing = rest.first, !(inText[thing]!.contains(row) || inName[thing]!.contains(row)) { continue }
+                // The file's size answers "how big is the photo?", not "how big is the buoy?".
+                if r.field == "medium" && !rest.isEmpty { continue }
                 let defines = defined.map { Self.defines(r.text, head: $0) } ?? false
                 // A question that only names a work ("what is Red Square?") is answered by what it shows.
                 if fieldTerms.isEmpty && restHit == 0 && !defines && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
@@ -281,7 +318,7 @@ public final class Curator: @unchecked Sendable {
         return terms(String(q[thing])).last
     }
     static let definition = try! NSRegularExpression(pattern:
-        #"^\s*what\s+(?:is|are|was|were)\s+(?:the|a|an)\s+([a-z' -]+?)(?:\s+(?:in|of|on)\s+.*)?\s*\?*\s*$"#, options: [.caseInsensitive])
+        #"^\s*what\s+(?:is|are|was|were)\s+(?:the|a|an)\s+([a-z' -]+?)(?:\s+(?:in|of|on|under|over|beside|behind|above|below|near|at|next)\s+.*)?\s*\?*\s*$"#, options: [.caseInsensitive])
 
     /// Whether a sentence opens by saying what `head` is: "The (…) square is a window shutter …".
     static func defines(_ text: String, head: String) -> Bool {

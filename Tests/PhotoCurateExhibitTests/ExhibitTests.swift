@@ -247,6 +247,25 @@ final class CuratorTests: XCTestCase {
         XCTAssertTrue(a.known && a.answer.contains("The orange circle is a buoy"), a.answer)
     }
 
+    /// A colour is asked of a thing, a place by its kind, and a clause can name an event without asking for its field.
+    func testColoursPlacesAndEvents() throws {
+        XCTAssertEqual(Curator.definitionHead("What is the pale shape under the orange circle?"), "shape")
+        let (_, folder) = try FixtureExhibit.shared.build()
+        let curator = try Curator(exhibit: Exhibit.load(folder: folder))
+        func answer(_ q: String) -> String { curator.ask(q).answer }
+        // The story names the boats' colour without the word "colour".
+        XCTAssertTrue(answer("What colour are the boats on Pellestrina?").contains("painted the same red as the boats"))
+        // The work's colours are not the boats' colour.
+        XCTAssertEqual(answer("What colour were the boats behind the sign?"), Curator.unknown)
+        XCTAssertTrue(answer("Which city does Marta Ruiz come from?").contains("from Valencia"))
+        XCTAssertTrue(answer("What was Marta waiting for before she took Maroon Moon?").contains("waited for the shadow"))
+        // The file's pixel size is not the size of a thing in the picture.
+        XCTAssertEqual(answer("How big is the buoy?"), Curator.unknown)
+        XCTAssertEqual(answer("Is Maroon Moon her best work?"), Curator.unknown)
+        // A time is asked: the artist's name (who "made" it) does not answer it.
+        XCTAssertEqual(answer("When was Indigo Plate made?"), Curator.unknown)
+    }
+
     func testTheWorkOnScreenAnswersThis() throws {
         let (_, folder) = try FixtureExhibit.shared.build()
         let ex = try Exhibit.load(folder: folder)
