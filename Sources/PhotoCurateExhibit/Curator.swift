@@ -79,7 +79,7 @@ public final class Curator: @unchecked Sendable {
         case "title": return "title titled called"
         case "year": return "year when"
         case "medium": return "medium format kind type size big large pixels resolution dimensions file"
-        case "summary": return "what describe description about depicts depict subject shows show see look looks colour colours color colors"
+        case "summary": return "what describe description depicts depict subject shows show look looks colour colours color colors"
         case "story": return "story why background happened context"
         case "technique": return "technique how made settings setting equipment gear"
         case "date": return "when date day time taken where place location coordinates gps"
@@ -93,7 +93,7 @@ public final class Curator: @unchecked Sendable {
         case "tags": return "tags tag keywords keyword subjects topics"
         case "quote": return "quote quotation said say says words saying"
         case "artist": return "artist who photographer author creator made took name"
-        case "mission": return "mission aim goal purpose statement intent intention artist"
+        case "mission": return "mission aim goal purpose statement intent intention artist want wants achieve"
         case "bio": return "bio biography who background life living job profession occupation where artist photographer"
         case "themes": return "themes theme topics artist"
         case "editorial": return "editorial section chapter theme group part"
@@ -115,7 +115,8 @@ public final class Curator: @unchecked Sendable {
     anything something have has had get got go goes going went come comes came belong belongs belonging use used using \
     really exactly kind sort like there's photographed photographing pictured shown \
     try tries trying tried actually side make makes making \
-    behind under over above below beside near next across through inside outside around between
+    behind under over above below beside near next across through inside outside around between \
+    about run runs see seen saw visible appear appears held hold holding
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -126,10 +127,19 @@ public final class Curator: @unchecked Sendable {
         "meet": ["met"], "sit": ["sat"], "spend": ["spent"], "spent": ["spend"], "buy": ["bought"], "think": ["thought"],
         // Words for the end of a sequence, so that "the final picture" meets "the last photograph".
         "final": ["last"], "ended": ["last"], "ending": ["last"], "finished": ["last"],
-        // "Shape" names what the packets call by its kind.
-        "shape": shapes, "shapes": shapes,
+        // "Shape" and "building" name what the packets call by its kind.
+        "shape": shapes, "shapes": shapes, "building": buildings, "buildings": buildings,
     ]
     static let shapes = ["circle", "square", "disc", "arc", "bar", "panel", "triangle", "stripe", "rectangle", "line"]
+    static let buildings = ["house", "boathouse", "shed", "church", "tower", "shop", "door", "hall", "station", "barn", "cottage"]
+
+    /// Other forms of a word the stemmer does not join ("hanging" → "hung").
+    static func variants(_ t: String) -> [String] {
+        for stem in [t, String(t.dropLast()), t.hasSuffix("ing") ? String(t.dropLast(3)) : "", t.hasSuffix("ed") ? String(t.dropLast(2)) : ""] where !stem.isEmpty {
+            if let v = irregular[stem] { return v }
+        }
+        return []
+    }
 
     static let subordinate = try! NSRegularExpression(pattern: #"\b(?:before|after|while|until|once)\s+\w+\s+(\w+)"#, options: [.caseInsensitive])
 
@@ -137,6 +147,8 @@ public final class Curator: @unchecked Sendable {
     static func matches(_ r: NSRegularExpression, in q: String) -> [String] {
         r.matches(in: q, range: NSRange(q.startIndex..., in: q)).compactMap { Range($0.range(at: 1), in: q).map { String(q[$0]) } }
     }
+
+    static let howMany = try! NSRegularExpression(pattern: #"\bhow\s+many\s+(\w+)"#, options: [.caseInsensitive])
 
     /// "Which city…?" asks where: the packets name the place, not its kind.
     static let placeKind = try! NSRegularExpression(pattern: #"\b(which|what) (city|town|country|island|village|region|place|port)\b"#, options: [.caseInsensitive])
@@ -152,7 +164,7 @@ public final class Curator: @unchecked Sendable {
 
     /// Questions that ask for a judgement: the packets hold facts, not opinions.
     static let opinion = try! NSRegularExpression(pattern:
-        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b|\b(his|her|their|its) (best|finest|greatest|worst|strongest|weakest)\b|\bthe (best|finest|greatest|worst) (work|photo|photograph|picture|piece|one|image)\b"#,
+        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b|\b(his|her|their|its) (best|finest|greatest|worst|strongest|weakest)\b|\bthe (best|finest|greatest|worst) (work|photo|photograph|picture|piece|one|image)\b|\b(like|liked|love|loved|prefer|preferred|enjoy|enjoyed)\s+(\w+\s+)?(most|best|least)\b"#,
         options: [.caseInsensitive])
 
     static func terms(_ q: String) -> [String] {
@@ -199,13 +211,17 @@ public final class Curator: @unchecked Sendable {
             var inText: [String: Set<Int>] = [:], inHints: [String: Set<Int>] = [:], inName: [String: Set<Int>] = [:]
             for t in terms {
                 var text = try matching("text", t), name = try matching("name", t)
-                for v in Self.irregular[t] ?? Self.irregular[String(t.dropLast())] ?? [] { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
+                for v in Self.variants(t) { text.formUnion(try matching("text", v)); name.formUnion(try matching("name", v)) }
                 inText[t] = text; inHints[t] = try matching("hints", t); inName[t] = name
                 if Self.colourTerms.contains(t) {
                     inHints[t]!.formUnion(rows.indices.filter { Self.colourWord.firstMatch(in: rows[$0].text, range: NSRange(rows[$0].text.startIndex..., in: rows[$0].text)) != nil }.map { $0 + 1 })
                 }
             }
             let asksColour = terms.contains(where: Self.colourTerms.contains)
+            let asksPlaceKind = Self.placeKind.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)) != nil
+            // "How many boats…?" is answered by a sentence that counts boats.
+            let counted = Self.matches(Self.howMany, in: q).first.map { $0.lowercased().hasSuffix("s") ? String($0.lowercased().dropLast()) : $0.lowercased() }
+            let asksWhichWork = q.range(of: #"(?i)\bwhich\s+(works?|photos?|photographs?|pictures?|images?|pieces?)\b"#, options: .regularExpression) != nil
             // A word no packet knows is something the exhibit does not cover.
             if terms.contains(where: { inText[$0]!.isEmpty && inHints[$0]!.isEmpty && inName[$0]!.isEmpty }) { return dontKnow }
             // "…before she took it" names an event, it does not ask who took it: a verb after
@@ -239,7 +255,9 @@ public final class Curator: @unchecked Sendable {
             var scored: [Scored] = []
             for k in rows.indices {
                 let row = k + 1, r = rows[k]
-                let fieldHit = fieldTerms.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
+                // A sentence that names a place answers "where", one that names a time "when".
+                let fieldHit = fieldTerms.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row)
+                    || (["when", "where"].contains($0) && Self.hasAnswer(to: $0, in: r.text)) }.count
                 let hardHit = hardField.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
                 // A hint says the sentence is that kind of fact; the word in its text only may be a passing mention.
                 let hintHit = fieldTerms.filter { inHints[$0]!.contains(row) }.count
@@ -259,8 +277,13 @@ public final class Curator: @unchecked Sendable {
                 // "What colour are the boats?" is answered by a sentence about the boats (the first thing
                 // the question names), not by any colour of the work.
                 if asksColour, let thing = rest.first, !(inText[thing]!.contains(row) || inName[thing]!.contains(row)) { continue }
+                // "Which town…?" is answered by a named place, not by coordinates.
+                if asksPlaceKind && r.text.range(of: #"\b(at|in|on|from|near|over|to)\s+(the\s+)?[A-Z][a-z]+"#, options: .regularExpression) == nil { continue }
+                if let thing = counted, r.text.range(of: #"(?i)\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(\w+\s+)?"# + NSRegularExpression.escapedPattern(for: thing), options: .regularExpression) == nil { continue }
                 // The file's size answers "how big is the photo?", not "how big is the buoy?".
                 if r.field == "medium" && !rest.isEmpty { continue }
+                // "Why is the arc red?" asks about the picture: the selection's reasons answer only a question about choosing.
+                if r.field == "reasons" && !fieldTerms.contains(where: { $0 != "why" && inHints[$0]!.contains(row) }) { continue }
                 let defines = defined.map { Self.defines(r.text, head: $0) } ?? false
                 // A question that only names a work ("what is Red Square?") is answered by what it shows.
                 if fieldTerms.isEmpty && restHit == 0 && !defines && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
@@ -285,8 +308,9 @@ public final class Curator: @unchecked Sendable {
                 if a.defines != b.defines { return a.defines }
                 if a.hintHit != b.hintHit { return a.hintHit > b.hintHit }
                 // A named work's own sentences before the exhibit's general ones.
+                // …and so does a question that asks which work ("Which photograph ended the walk?").
                 let wa = rows[a.row - 1].workId != nil, wb = rows[b.row - 1].workId != nil
-                if !namedWorks.isEmpty && wa != wb { return wa }
+                if (!namedWorks.isEmpty || asksWhichWork) && wa != wb { return wa }
                 if a.fieldHit != b.fieldHit { return a.fieldHit > b.fieldHit }
                 if a.restHit != b.restHit { return a.restHit > b.restHit }
                 let pa = Self.prior[rows[a.row - 1].field] ?? 5, pb = Self.prior[rows[b.row - 1].field] ?? 5

@@ -264,6 +264,13 @@ final class CuratorTests: XCTestCase {
         XCTAssertEqual(answer("Is Maroon Moon her best work?"), Curator.unknown)
         // A time is asked: the artist's name (who "made" it) does not answer it.
         XCTAssertEqual(answer("When was Indigo Plate made?"), Curator.unknown)
+        // A town is a named place, not coordinates; a count counts the thing asked about.
+        XCTAssertTrue(answer("What town is seen in Violet Evening?").contains("over Chioggia"))
+        XCTAssertTrue(answer("How many photos are in the Red Square moment?").contains("a moment of 5 photos"))
+        XCTAssertEqual(answer("How many boats passed behind the sign?"), Curator.unknown)
+        // The selection's reasons answer why a work was chosen, not why its arc is red.
+        XCTAssertEqual(answer("Why is the arc in Indigo Plate red?"), Curator.unknown)
+        XCTAssertTrue(answer("Where was the buoy hanging?").contains("buoy hung on a shed"))
     }
 
     func testTheWorkOnScreenAnswersThis() throws {
