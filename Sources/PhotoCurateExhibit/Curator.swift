@@ -116,7 +116,7 @@ public final class Curator: @unchecked Sendable {
     really exactly kind sort like there's photographed photographing pictured shown \
     try tries trying tried actually side make makes making \
     behind under over above below beside near next across through inside outside around between \
-    about run runs see seen saw visible appear appears held hold holding
+    about run runs see seen saw visible appear appears held hold holding doing according
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -148,6 +148,17 @@ public final class Curator: @unchecked Sendable {
         r.matches(in: q, range: NSRange(q.startIndex..., in: q)).compactMap { Range($0.range(at: 1), in: q).map { String(q[$0]) } }
     }
 
+    static let numberWords: Set<String> = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+    /// Whether a colour word stands within four words of `thing` (matched by its first letters, as a stem).
+    static func colourNear(_ thing: String, in text: String) -> Bool {
+        let words = text.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "-") }).map(String.init)
+        let stem = String(thing.prefix(max(3, thing.count - 2)))
+        let things = words.indices.filter { words[$0].hasPrefix(stem) }
+        let colours = words.indices.filter { w in colourWord.firstMatch(in: words[w], range: NSRange(words[w].startIndex..., in: words[w])) != nil }
+        return things.contains { t in colours.contains { abs($0 - t) <= 4 } }
+    }
+
     static let howMany = try! NSRegularExpression(pattern: #"\bhow\s+many\s+(\w+)"#, options: [.caseInsensitive])
 
     /// "Which city…?" asks where: the packets name the place, not its kind.
@@ -173,6 +184,8 @@ public final class Curator: @unchecked Sendable {
         for raw in lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }) {
             var t = String(raw)
             if t.hasSuffix("'s") { t.removeLast(2) }
+            // "I'd like to know…", "what's": the contraction's ending says nothing.
+            if let a = t.firstIndex(of: "'"), ["i", "you", "we", "they", "he", "she", "it", "that", "there", "what", "who", "where", "when", "how"].contains(String(t[..<a])) { t = String(t[..<a]) }
             t = t.replacingOccurrences(of: "'", with: "")
             if t.isEmpty || stopwords.contains(t) { continue }
             if t.count == 1, !(t.first!.isNumber) { continue }
@@ -257,7 +270,7 @@ public final class Curator: @unchecked Sendable {
                 let row = k + 1, r = rows[k]
                 // A sentence that names a place answers "where", one that names a time "when".
                 let fieldHit = fieldTerms.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row)
-                    || (["when", "where"].contains($0) && Self.hasAnswer(to: $0, in: r.text)) }.count
+                    || (["when", "where"].contains($0) && Self.hasAnswer(to: $0, in: r.text, asked: asked)) }.count
                 let hardHit = hardField.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
                 // A hint says the sentence is that kind of fact; the word in its text only may be a passing mention.
                 let hintHit = fieldTerms.filter { inHints[$0]!.contains(row) }.count
@@ -276,10 +289,16 @@ public final class Curator: @unchecked Sendable {
                 }
                 // "What colour are the boats?" is answered by a sentence about the boats (the first thing
                 // the question names), not by any colour of the work.
-                if asksColour, let thing = rest.first, !(inText[thing]!.contains(row) || inName[thing]!.contains(row)) { continue }
+                if asksColour, let thing = rest.first(where: { Int($0) == nil && !Self.numberWords.contains($0) }) {
+                    if !(inText[thing]!.contains(row) || inName[thing]!.contains(row)) { continue }
+                    // …and the colour is said of it: within four words ("The orange circle is a buoy hung on a shed" does not colour the shed).
+                    if inText[thing]!.contains(row) && !Self.colourNear(thing, in: r.text) { continue }
+                }
                 // "Which town…?" is answered by a named place, not by coordinates.
                 if asksPlaceKind && r.text.range(of: #"\b(at|in|on|from|near|over|to)\s+(the\s+)?[A-Z][a-z]+"#, options: .regularExpression) == nil { continue }
                 if let thing = counted, r.text.range(of: #"(?i)\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(\w+\s+)?"# + NSRegularExpression.escapedPattern(for: thing), options: .regularExpression) == nil { continue }
+                // "What is the photo of the buoy called?" asks a title; "what is the fisherman's boat called?" does not.
+                if r.field == "title" && !rest.isEmpty && q.range(of: #"(?i)\b(photo|photograph|picture|image|work|piece|shot)s?\b"#, options: .regularExpression) == nil { continue }
                 // The file's size answers "how big is the photo?", not "how big is the buoy?".
                 if r.field == "medium" && !rest.isEmpty { continue }
                 // "Why is the arc red?" asks about the picture: the selection's reasons answer only a question about choosing.
@@ -288,7 +307,7 @@ public final class Curator: @unchecked Sendable {
                 // A question that only names a work ("what is Red Square?") is answered by what it shows.
                 if fieldTerms.isEmpty && restHit == 0 && !defines && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
                 // A sentence that says all the question is about answers a wh-question only if it has that kind of answer in it.
-                let full = !rest.isEmpty && restHit == rest.count && fieldTerms.filter(Self.softField.contains).allSatisfy { Self.hasAnswer(to: $0, in: r.text) }
+                let full = !rest.isEmpty && restHit == rest.count && fieldTerms.filter(Self.softField.contains).allSatisfy { Self.hasAnswer(to: $0, in: r.text, asked: asked) }
                 scored.append(Scored(row: row, fieldHit: fieldHit, hardHit: hardHit, hintHit: hintHit, restHit: restHit, full: full, defines: defines))
             }
             guard !scored.isEmpty else { return dontKnow }
@@ -298,7 +317,7 @@ public final class Curator: @unchecked Sendable {
             let asks = terms.filter { ["when", "where", "who", "why"].contains($0) }
             let good = scored.filter { s in
                 (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)
-                    && asks.allSatisfy { inHints[$0]!.contains(s.row) || Self.hasAnswer(to: $0, in: rows[s.row - 1].text) }
+                    && asks.allSatisfy { ($0 != "where" && inHints[$0]!.contains(s.row)) || Self.hasAnswer(to: $0, in: rows[s.row - 1].text, asked: asked) }
             }
             guard !good.isEmpty else { return dontKnow }
             let rank = try bm25(terms)
@@ -351,16 +370,24 @@ public final class Curator: @unchecked Sendable {
     }
 
     /// Whether a sentence holds the kind of thing a wh-word asks for (a time, a place, a person, a cause).
-    static func hasAnswer(to wh: String, in text: String) -> Bool {
+    /// A place that is itself asked about does not answer "where": "Where is Valencia?" is not
+    /// answered by "… from Valencia".
+    static func hasAnswer(to wh: String, in text: String, asked: Set<String> = []) -> Bool {
         let pattern: String
         switch wh {
         case "when": pattern = #"\b(\d{1,2}:\d{2}|\d{4}|January|February|March|April|May|June|July|August|September|October|November|December|morning|afternoon|evening|night|dawn|dusk|noon|midday|day|week|month|year|spring|summer|autumn|winter|before|after|during|while)\b"#
-        case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]|(\w+ ){0,3}(stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
+        case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]\w*|(\w+ ){0,3}(stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
         case "who": pattern = #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#
         case "why": pattern = #"\b(because|so that|to keep|to |for |since|as )"#
         default: return true
         }
-        return text.range(of: pattern, options: .regularExpression) != nil
+        guard wh == "where", !asked.isEmpty else { return text.range(of: pattern, options: .regularExpression) != nil }
+        let r = try! NSRegularExpression(pattern: pattern)
+        return r.matches(in: text, range: NSRange(text.startIndex..., in: text)).contains { m in
+            guard let range = Range(m.range, in: text) else { return false }
+            let words = terms(String(text[range]))
+            return words.isEmpty || words.contains { !asked.contains($0) }
+        }
     }
 
     func cite(_ s: Answer.Source) -> String {
