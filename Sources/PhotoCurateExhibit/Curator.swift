@@ -91,7 +91,7 @@ public final class Curator: @unchecked Sendable {
         case "exposure": return "exposure shutter speed aperture iso settings technique"
         case "focal": return "focal length zoom technique"
         case "tags": return "tags tag keywords keyword subjects topics"
-        case "quote": return "quote quotation said say says words saying"
+        case "quote": return "quote quotation said say says words saying advice motto"
         case "artist": return "artist who photographer author creator made took name"
         case "mission": return "mission aim goal purpose statement intent intention artist want wants achieve"
         case "bio": return "bio biography who background life living job profession occupation where artist photographer"
@@ -116,7 +116,7 @@ public final class Curator: @unchecked Sendable {
     really exactly kind sort like there's photographed photographing pictured shown \
     try tries trying tried actually side make makes making \
     behind under over above below beside near next across through inside outside around between \
-    about run runs see seen saw visible appear appears held hold holding doing according
+    about run runs see seen saw visible appear appears held hold holding doing according thing things
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -148,15 +148,17 @@ public final class Curator: @unchecked Sendable {
         r.matches(in: q, range: NSRange(q.startIndex..., in: q)).compactMap { Range($0.range(at: 1), in: q).map { String(q[$0]) } }
     }
 
+    static let spatial = #"\b(behind|under|underneath|beneath|above|below|beside|next to|near|over|inside|outside|between|across|in front of)\b"#
+
     static let numberWords: Set<String> = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
-    /// Whether a colour word stands within four words of `thing` (matched by its first letters, as a stem).
+    /// Whether a colour word stands within six words of `thing` (matched by its first letters, as a stem).
     static func colourNear(_ thing: String, in text: String) -> Bool {
         let words = text.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "-") }).map(String.init)
         let stem = String(thing.prefix(max(3, thing.count - 2)))
         let things = words.indices.filter { words[$0].hasPrefix(stem) }
         let colours = words.indices.filter { w in colourWord.firstMatch(in: words[w], range: NSRange(words[w].startIndex..., in: words[w])) != nil }
-        return things.contains { t in colours.contains { abs($0 - t) <= 4 } }
+        return things.contains { t in colours.contains { abs($0 - t) <= 6 } }
     }
 
     static let howMany = try! NSRegularExpression(pattern: #"\bhow\s+many\s+(\w+)"#, options: [.caseInsensitive])
@@ -230,10 +232,19 @@ public final class Curator: @unchecked Sendable {
                     inHints[t]!.formUnion(rows.indices.filter { Self.colourWord.firstMatch(in: rows[$0].text, range: NSRange(rows[$0].text.startIndex..., in: rows[$0].text)) != nil }.map { $0 + 1 })
                 }
             }
+            let artistName = Set(Self.terms(exhibit.artist.name))
             let asksColour = terms.contains(where: Self.colourTerms.contains)
             let asksPlaceKind = Self.placeKind.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)) != nil
             // "How many boats…?" is answered by a sentence that counts boats.
             let counted = Self.matches(Self.howMany, in: q).first.map { $0.lowercased().hasSuffix("s") ? String($0.lowercased().dropLast()) : $0.lowercased() }
+            let asksPosition = q.range(of: Self.spatial, options: [.regularExpression, .caseInsensitive]) != nil
+            // Capitalised words inside the question that are not a work's title: names of places and people.
+            let titleWords = Set(exhibit.works.flatMap { Self.terms($0.title) })
+            let properNames = Set(q.split(whereSeparator: { !($0.isLetter || $0 == "'") }).dropFirst()
+                .filter { $0.first!.isUppercase && $0 != "I" && !$0.hasPrefix("I'") }
+                .flatMap { Self.terms(String($0)) }).subtracting(titleWords).subtracting(artistName).filter { terms.contains($0) }
+            let artistWords = artistName.union(["artist", "photographer"])
+            let aboutArtist = terms.contains(where: artistWords.contains)
             let asksWhichWork = q.range(of: #"(?i)\bwhich\s+(works?|photos?|photographs?|pictures?|images?|pieces?)\b"#, options: .regularExpression) != nil
             // A word no packet knows is something the exhibit does not cover.
             if terms.contains(where: { inText[$0]!.isEmpty && inHints[$0]!.isEmpty && inName[$0]!.isEmpty }) { return dontKnow }
@@ -253,11 +264,13 @@ public final class Curator: @unchecked Sendable {
             }.map(\.id))
             let naming = Set(exhibit.works.filter { namedWorks.contains($0.id) }.flatMap { Self.terms($0.title) })
             if let n = namedByNumber { namedWorks = [n] }
+            // The artist made every work: her name in a question about a work ("What advice does Marta
+            // give about circles?") does not have to be in that work's packet.
             let rest = subjectTerms.filter { !naming.contains($0) || namedWorks.isEmpty }
             var workCover: [String: Int] = [:]
             for w in exhibit.works {
                 let ids = Set(rows.indices.filter { rows[$0].workId == w.id }.map { $0 + 1 })
-                workCover[w.id] = rest.filter { t in !inText[t]!.isDisjoint(with: ids) || !inName[t]!.isDisjoint(with: ids) }.count
+                workCover[w.id] = rest.filter { t in artistName.contains(t) || !inText[t]!.isDisjoint(with: ids) || !inName[t]!.isDisjoint(with: ids) }.count
             }
             func enough(_ hit: Int, _ total: Int) -> Bool { total == 0 || Double(hit) / Double(total) >= (total >= 3 ? 0.6 : 0.99) }
 
@@ -291,8 +304,16 @@ public final class Curator: @unchecked Sendable {
                 // the question names), not by any colour of the work.
                 if asksColour, let thing = rest.first(where: { Int($0) == nil && !Self.numberWords.contains($0) }) {
                     if !(inText[thing]!.contains(row) || inName[thing]!.contains(row)) { continue }
-                    // …and the colour is said of it: within four words ("The orange circle is a buoy hung on a shed" does not colour the shed).
-                    if inText[thing]!.contains(row) && !Self.colourNear(thing, in: r.text) { continue }
+                    // …and the colour is said of it, within six words ("The orange circle is a buoy hung on a shed" does not
+                    // colour the shed); a list of tags says no colour of anything.
+                    if r.field == "tags" || (inText[thing]!.contains(row) && !Self.colourNear(thing, in: r.text)) { continue }
+                }
+                // "What is behind the shutter?" asks where something is: a sentence that places nothing does not answer.
+                if asksPosition && r.text.range(of: Self.spatial, options: [.regularExpression, .caseInsensitive]) == nil { continue }
+                // A name the question gives (a place, a person) must be in the work's packet, or in the exhibit's sentence.
+                if !properNames.isEmpty {
+                    let ids = r.workId.map { w in Set(rows.indices.filter { rows[$0].workId == w }.map { $0 + 1 }) } ?? [row]
+                    if properNames.contains(where: { inText[$0]!.isDisjoint(with: ids) && inName[$0]!.isDisjoint(with: ids) }) { continue }
                 }
                 // "Which town…?" is answered by a named place, not by coordinates.
                 if asksPlaceKind && r.text.range(of: #"\b(at|in|on|from|near|over|to)\s+(the\s+)?[A-Z][a-z]+"#, options: .regularExpression) == nil { continue }
@@ -330,6 +351,8 @@ public final class Curator: @unchecked Sendable {
                 // …and so does a question that asks which work ("Which photograph ended the walk?").
                 let wa = rows[a.row - 1].workId != nil, wb = rows[b.row - 1].workId != nil
                 if (!namedWorks.isEmpty || asksWhichWork) && wa != wb { return wa }
+                // A question about the artist that names no work: the artist's statement before a work's story.
+                if namedWorks.isEmpty && !asksWhichWork && aboutArtist && wa != wb { return wb }
                 if a.fieldHit != b.fieldHit { return a.fieldHit > b.fieldHit }
                 if a.restHit != b.restHit { return a.restHit > b.restHit }
                 let pa = Self.prior[rows[a.row - 1].field] ?? 5, pb = Self.prior[rows[b.row - 1].field] ?? 5

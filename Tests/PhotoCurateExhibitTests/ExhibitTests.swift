@@ -271,6 +271,15 @@ final class CuratorTests: XCTestCase {
         // The selection's reasons answer why a work was chosen, not why its arc is red.
         XCTAssertEqual(answer("Why is the arc in Indigo Plate red?"), Curator.unknown)
         XCTAssertTrue(answer("Where was the buoy hanging?").contains("buoy hung on a shed"))
+        // A place the question asks about does not answer where it is; a name must be in the work's packet.
+        XCTAssertEqual(answer("Where is Valencia?"), Curator.unknown)
+        XCTAssertEqual(answer("Why did Marta leave Valencia?"), Curator.unknown)
+        // A sentence that places nothing does not say what is behind something; a tag list colours nothing.
+        XCTAssertEqual(answer("What is behind the shutter?"), Curator.unknown)
+        XCTAssertEqual(answer("What colour is the ferry?"), Curator.unknown)
+        XCTAssertEqual(answer("What colour is the shed?"), Curator.unknown)
+        // The artist's own statement answers a question about her that names no work.
+        XCTAssertTrue(answer("What does Marta paint with?").contains("paints with the camera"))
     }
 
     func testTheWorkOnScreenAnswersThis() throws {
