@@ -308,8 +308,9 @@ public final class Curator: @unchecked Sendable {
                     // colour the shed); a list of tags says no colour of anything.
                     if r.field == "tags" || (inText[thing]!.contains(row) && !Self.colourNear(thing, in: r.text)) { continue }
                 }
-                // "What is behind the shutter?" asks where something is: a sentence that places nothing does not answer.
-                if asksPosition && r.text.range(of: Self.spatial, options: [.regularExpression, .caseInsensitive]) == nil { continue }
+                // "What is behind the shutter?" asks where something is: a sentence that places nothing does not
+                // answer. ("The story behind this" asks for the story: a field word decides.)
+                if asksPosition && hardField.isEmpty && r.text.range(of: Self.spatial, options: [.regularExpression, .caseInsensitive]) == nil { continue }
                 // A name the question gives (a place, a person) must be in the work's packet, or in the exhibit's sentence.
                 if !properNames.isEmpty {
                     let ids = r.workId.map { w in Set(rows.indices.filter { rows[$0].workId == w }.map { $0 + 1 }) } ?? [row]

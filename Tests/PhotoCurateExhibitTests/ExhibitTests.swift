@@ -280,6 +280,8 @@ final class CuratorTests: XCTestCase {
         XCTAssertEqual(answer("What colour is the shed?"), Curator.unknown)
         // The artist's own statement answers a question about her that names no work.
         XCTAssertTrue(answer("What does Marta paint with?").contains("paints with the camera"))
+        // …but "the story behind this" asks for the story of the work on screen.
+        XCTAssertTrue(curator.ask("What is the story behind this?", workId: "work-02").answer.contains("waited for the shadow"))
     }
 
     func testTheWorkOnScreenAnswersThis() throws {
