@@ -56,6 +56,34 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(again.picks, s.picks)
     }
 
+    /// A blown-out frame of a burst looks too different to join its visual group, but it was
+    /// shot during the burst: it is that scene again, not a second scene of the moment.
+    func testAFrameShotDuringAPickedBurstIsNotASecondPick() throws {
+        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
+        // Scene 0: frames at 0, 2, 4 s; its misfire (another look: scene 9's print) at 3 s.
+        // Scene 1 in the same moment 20 s later, a real second scene.
+        let frames: [(String, Int, Int, Double, Double)] = [("s0-0", 0, 0, 0, 0.9), ("s0-1", 0, 1, 2, 0.8), ("s0-2", 0, 2, 4, 0.7),
+                                                            ("misfire", 9, 0, 3, 0.5), ("s1-0", 1, 0, 24, 0.6)]
+        for (path, scene, jitter, t, q) in frames {
+            let p = print(scene: scene, jitter: jitter)
+            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: path))
+            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                       noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1)
+            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
+            sel.append(SelectInput(path: path, technical: tq, localHour: 12, timeLabel: "12:00", print: p, epoch: 1_000_000 + t))
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(Set(c.momentOf).count, 1, "one moment")
+        XCTAssertNotEqual(c.clusterOf[3], c.clusterOf[0], "the misfire is a visual group of its own")
+        let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
+        XCTAssertEqual(s.picks.map { sel[$0].path }, ["s0-0", "s1-0"])
+        XCTAssertTrue(s.reasons[3].contains { $0.contains("taken while the burst of s0-0") }, "\(s.reasons[3])")
+        // Turned off, it comes back as a second pick.
+        let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10, "sameBurstSeconds": 0])).run((sel, c))
+        XCTAssertTrue(off.picks.contains(3))
+    }
+
     func testGroupExposureFindsTheMisfireByTheBurstsMedianOrInAPairByTheBetterExposed() throws {
         func input(_ path: String, meanLuma: Double, exposure: Double) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,

@@ -138,7 +138,8 @@ public final class CurationRunner {
             let label = f.timeTrusted ? f.captureTime.flatMap(CaptureTime.clockLabel(iso:)) : nil
             return SelectInput(path: r.file.path, technical: r.quality!, localHour: f.timeTrusted ? f.captureTime.flatMap(CaptureTime.localHour(iso:)) : nil,
                                timeLabel: label, print: r.featurePrint!, spectrum: r.spectrum, detail: r.detail, damaged: f.damaged,
-                               timeTrusted: f.timeTrusted, faces: faces?.faces, suggestedRotation: faces?.suggestedRotation)
+                               timeTrusted: f.timeTrusted, faces: faces?.faces, suggestedRotation: faces?.suggestedRotation,
+                               epoch: f.timeTrusted ? f.captureEpoch : nil)
         }
         let selection = try SelectStage(parameters: p.parameters(SelectStage.id)).run((selectInputs, clustering))
         timings["select"] = Date().timeIntervalSince(t0)

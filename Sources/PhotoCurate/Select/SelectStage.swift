@@ -15,13 +15,16 @@ public struct SelectInput: Sendable {
     public var damaged: String?
     /// Whether its capture time is trusted (EXIF); untimed photos join groups by look alone.
     public var timeTrusted: Bool
+    /// Trusted capture time (seconds since 1970), nil when the time is not trusted.
+    public var epoch: Double?
     /// The faces found, upright; `nil` when faces were not analysed (not the same as none found).
     public var faces: [Face]?
     /// Degrees clockwise that show it upright (stored on its side without saying so), or nil.
     public var suggestedRotation: Int?
     public init(path: String, technical: TechnicalQualityScore, localHour: Double?, timeLabel: String?, print: FeaturePrint,
                 spectrum: PowerSpectrum? = nil, detail: NativeDetail? = nil, damaged: String? = nil, timeTrusted: Bool = true,
-                faces: [Face]? = nil, suggestedRotation: Int? = nil) {
+                faces: [Face]? = nil, suggestedRotation: Int? = nil, epoch: Double? = nil) {
+        self.epoch = epoch
         self.detail = detail; self.faces = faces; self.suggestedRotation = suggestedRotation
         self.path = path; self.technical = technical; self.localHour = localHour; self.timeLabel = timeLabel; self.print = print
         self.spectrum = spectrum; self.damaged = damaged; self.timeTrusted = timeTrusted
@@ -75,11 +78,13 @@ public struct SelectStage: BarrierStage {
     /// 4: blur relative to the group is the mean over orientation sectors (was the largest).
     /// 5: faces: photo type and face score in `overall`; closed eyes, turned or softer faces lose within a burst.
     /// 6: blur relative to the group adds the comparison at 100 % (`nativeBlurWeight`).
-    public static let version = 6
+    /// 7: a second pick of a moment is never taken during a picked burst (`sameBurstSeconds`).
+    public static let version = 7
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
+        ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 2, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
@@ -210,6 +215,9 @@ public struct SelectStage: BarrierStage {
             if let (pick, cosine) = nearest, cosine >= threshold {
                 let name = (photos[pick].path as NSString).lastPathComponent
                 reasons[i].append(String(format: "not picked: looks like %@, already picked (similarity %.2f)", name, cosine))
+            } else if let pick = duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering) {
+                let name = (photos[pick].path as NSString).lastPathComponent
+                reasons[i].append("not picked: taken while the burst of \(name), already picked, was shot (a frame of that scene that looks different)")
             } else {
                 reasons[i].append("not picked: the top \(top) is full")
             }
@@ -224,6 +232,22 @@ public struct SelectStage: BarrierStage {
         return Selection(scores: scores, picks: picks, reasons: reasons, bestOfGroup: bestOfGroup, recommendations: recs, people: people)
     }
 
+    /// The pick whose burst was being shot when photo `i` was taken (same moment, its time
+    /// within the burst's first and last frame ± `sameBurstSeconds`), if any. A frame that
+    /// misfired badly (blown out, nearly black) looks too different to join its burst's
+    /// visual group, yet it is that scene: it must not come back as a second pick.
+    func duringPickedBurst(_ i: Int, picks: [Int], photos: [SelectInput], clustering: Clustering) -> Int? {
+        let pad = parameters["sameBurstSeconds"]
+        guard pad > 0, let t = photos[i].epoch else { return nil }
+        let group = clustering.clusterOf[i]
+        return picks.first { p in
+            guard clustering.momentOf[p] == clustering.momentOf[i], clustering.clusterOf[p] != group else { return false }
+            let times = clustering.clusters[clustering.clusterOf[p]].photos.compactMap { photos[$0].epoch }
+            guard times.count >= 2, let lo = times.min(), let hi = times.max() else { return false }
+            return t >= lo - pad && t <= hi + pad
+        }
+    }
+
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
     func diverse(_ ranked: [Int], limit: Int, photos: [SelectInput], clustering: Clustering) -> [Int] {
         var picks: [Int] = []
@@ -235,7 +259,7 @@ public struct SelectStage: BarrierStage {
             let m = clustering.momentOf[i]
             if !seenMoments.contains(m), fits(i) { picks.append(i); used.insert(i); seenMoments.insert(m) }
         }
-        for i in ranked where picks.count < limit && !used.contains(i) && fits(i) {
+        for i in ranked where picks.count < limit && !used.contains(i) && fits(i) && duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering) == nil {
             picks.append(i); used.insert(i)
         }
         // Show the picks best first, whatever round they came in.
