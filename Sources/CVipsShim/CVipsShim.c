@@ -1,5 +1,6 @@
 #include "CVipsShim.h"
 #include <string.h>
+#include <vips/vector.h>
 
 /* libvips reports per-file problems (bad EXIF units, corrupt tiles) as GLib
  * warnings on stderr; the engine reports per-file errors itself. */
@@ -15,6 +16,14 @@ int pcv_init(const char *argv0) {
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
     return 0;
+}
+
+void pcv_set_simd(int enabled) {
+    vips_vector_set_enabled(enabled ? TRUE : FALSE);
+}
+
+int pcv_simd_enabled(void) {
+    return vips_vector_isenabled() ? 1 : 0;
 }
 
 /* vips_error_buffer_copy copies and clears under libvips' lock: reading the

@@ -51,7 +51,8 @@ public struct ArtAnalyzer: Sendable {
     }
 
     /// What the cache keys on besides the image: analyzer, version, parameters.
-    public var cacheKey: String { "\(Self.id)/v\(Self.version)/\(parameters.hash)" }
+    /// The server decodes without libvips' SIMD (`Vips.disableSIMD`), a few levels apart: its results key apart.
+    public var cacheKey: String { "\(Self.id)/v\(Self.version)/\(parameters.hash)" + (Vips.simd ? "" : "/nosimd") }
 
     /// Decodes `path` (read-only) and measures it.
     public func analyze(path: String, artwork: Artwork?) throws -> ArtAnalysis {
