@@ -33,6 +33,7 @@ enum FFT {
 
         /// One 1-D transform of `n` values at `re[offset + k·stride]`.
         func transform(_ re: UnsafeMutablePointer<Float>, _ im: UnsafeMutablePointer<Float>, stride s: Int, inverse: Bool) {
+            reversed.withUnsafeBufferPointer { reversed in cosines.withUnsafeBufferPointer { cosines in sines.withUnsafeBufferPointer { sines in
             for i in 1..<n {
                 let j = reversed[i]
                 if i < j {
@@ -56,6 +57,7 @@ enum FFT {
                 }
                 len <<= 1
             }
+            } } }
             if inverse {
                 let scale = 1 / Float(n)
                 for i in 0..<n { re[i * s] *= scale; im[i * s] *= scale }

@@ -61,18 +61,23 @@ public struct SpectrumAnalyzer: Analyzer {
                 let pair = k + 1 < origins.count
                 if pair { load(origins[k + 1], into: &im) } else { for i in 0..<(n * n) { im[i] = 0 } }
                 Self.plan.transform2D(&re, &im, inverse: false)
+                // Raw pointers: this loop runs 4,096 times a window, ~50 windows a photo.
+                re.withUnsafeBufferPointer { re in im.withUnsafeBufferPointer { im in cell.withUnsafeBufferPointer { cell in
+                sums.withUnsafeMutableBufferPointer { sums in counts.withUnsafeMutableBufferPointer { counts in
                 for v in 0..<n {
                     for u in 0..<n {
                         let i = v * n + u
-                        guard cell[i] >= 0 else { continue }
+                        let c = cell[i]
+                        guard c >= 0 else { continue }
                         // Z(k) = A(k) + i·B(k) with A, B hermitian: A = (Z(k) + Z*(−k))/2, B = (Z(k) − Z*(−k))/2i.
                         let j = ((n - v) % n) * n + (n - u) % n
                         let ar = 0.5 * (re[i] + re[j]), ai = 0.5 * (im[i] - im[j])
                         let br = 0.5 * (im[i] + im[j]), bi = 0.5 * (re[j] - re[i])
-                        sums[cell[i]] += Double(ar * ar + ai * ai) + (pair ? Double(br * br + bi * bi) : 0)
-                        counts[cell[i]] += pair ? 2 : 1
+                        sums[c] += Double(ar * ar + ai * ai) + (pair ? Double(br * br + bi * bi) : 0)
+                        counts[c] += pair ? 2 : 1
                     }
                 }
+                } } } } }
                 k += 2
             }
         }
