@@ -59,6 +59,9 @@ public struct TripGenerator {
     public var corruptFiles = 3
     /// JPEG quality of the written files (libvips' default is 75; cameras write 90–98).
     public var jpegQuality = 90
+    /// Before the thirteenth session an under- or over-exposed frame was its own handheld
+    /// exposure (±0.7 EV) plus the fault; true reproduces those trips.
+    public var frameRelativeExposureFaults = false
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     public init(sources: String, out: String, seed: UInt64) {
@@ -167,13 +170,14 @@ public struct TripGenerator {
         var labels = TripLabels(seed: seed, mode: mode.rawValue, size: "\(w)x\(h)", scenes: scenes, files: [:])
         labels.range = range.rawValue
         labels.quality = jpegQuality
-        let sourceDir = sources, quality = jpegQuality
+        let sourceDir = sources, quality = jpegQuality, frameRelative = frameRelativeExposureFaults
+        labels.exposureFaults = frameRelative ? "frame" : "scene"
         let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
             var out: [(Int, [UInt8])] = []
             var next = 0
             func add(_ i: Int) {
                 let shot = shots[i]
-                group.addTask { (i, try Self.render(shot, sourceDir: sourceDir, width: w, height: h, quality: quality)) }
+                group.addTask { (i, try Self.render(shot, sourceDir: sourceDir, width: w, height: h, quality: quality, frameRelativeExposure: frameRelative)) }
             }
             while next < min(jobs, shots.count) { add(next); next += 1 }
             while let r = try await group.next() {
@@ -234,7 +238,7 @@ public struct TripGenerator {
     }
 
     /// Renders one frame: crop, handheld variation, exposure, white balance, degradation, noise, EXIF.
-    static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int, quality: Int) throws -> [UInt8] {
+    static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int, quality: Int, frameRelativeExposure: Bool = false) throws -> [UInt8] {
         let src = try VImage.open(sourceDir + "/" + s.source, sequential: false).srgb8()
         let sw = Double(src.width), sh = Double(src.height)
         // The scene's crop, 4:3, inside the source.
@@ -258,6 +262,10 @@ public struct TripGenerator {
         // Exposure and white balance in linear light.
         var ev = s.ev
         if let d = s.degradation {
+            // The label says "this many stops from the scene's good exposure" (issue #9's spec): the
+            // handheld ±0.7 EV of every frame is not added to a misfire's, or a frame labelled 1.7 EV
+            // under could be 1.0 EV under its scene (`frameRelativeExposureFaults` restores that).
+            if ["under", "over"].contains(d.kind) && !frameRelativeExposure { ev = 0 }
             if d.kind == "under" { ev -= d.strength }
             // "Over-exposed with clipped highlights": at least the brightest 5 % must clip,
             // which +2 EV alone does not do to a dark scene.

@@ -34,6 +34,9 @@ public struct TripLabels: Codable, Sendable {
     public var range: String?
     /// JPEG quality the files were written at; absent in trips made before it was an option (90).
     public var quality: Int?
+    /// "scene": an under/over frame is that many stops from its scene's exposure; "frame": from its own
+    /// handheld exposure (±0.7 EV), as in trips made before the thirteenth session (absent there).
+    public var exposureFaults: String?
     public var size: String
     public var scenes: Int
     public var files: [String: File]

@@ -81,8 +81,8 @@ public final class Curator: @unchecked Sendable {
         case "medium": return "medium format kind type size big large pixels resolution dimensions file"
         case "summary": return "what describe description depicts depict subject shows show look looks colour colours color colors"
         case "story": return "story why background happened context"
-        case "technique": return "technique how made settings setting equipment gear"
-        case "date": return "when date day time taken where place location coordinates gps"
+        case "technique": return "technique how made equipment gear"
+        case "date": return "when date day month time hour taken where place location coordinates gps"
         case "moment": return "moment burst series when taken"
         case "reasons": return "why picked pick chosen choose selected selection reason reasons"
         case "people": return "who people person persons faces"
@@ -116,7 +116,9 @@ public final class Curator: @unchecked Sendable {
     really exactly kind sort like there's photographed photographing pictured shown \
     try tries trying tried actually side make makes making \
     behind under over above below beside near next across through inside outside around between \
-    about run runs see seen saw visible appear appears held hold holding doing according thing things
+    about run runs see seen saw visible appear appears held hold holding doing according thing things \
+    feature features featured featuring contain contains contained containing include includes included including \
+    happen happens happened occur occurs occurred
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Irregular forms, so that "find" meets "found" (Porter stemming handles the regular ones).
@@ -182,7 +184,9 @@ public final class Curator: @unchecked Sendable {
 
     static func terms(_ q: String) -> [String] {
         var seen = Set<String>(), out: [String] = []
+        // "Take place" is "happen": it asks neither for a place nor for who took something.
         let lowered = q.lowercased().replacingOccurrences(of: "’", with: "'")
+            .replacingOccurrences(of: #"\b(take|takes|took|taken|taking) place\b"#, with: "happened", options: .regularExpression)
         for raw in lowered.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }) {
             var t = String(raw)
             if t.hasSuffix("'s") { t.removeLast(2) }
@@ -208,6 +212,9 @@ public final class Curator: @unchecked Sendable {
         guard !q.isEmpty, q.count <= 2000 else { return dontKnow }
         if Self.opinion.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)) != nil { return dontKnow }
         var terms = Self.terms(q)
+        // "Where is the circle in the frame?" asks where in the picture, which its description says.
+        let asksInFrame = q.range(of: #"(?i)\bwhere\b.*\b(in|on|within)\s+the\s+(frame|picture|photo|photograph|image|composition)\b"#, options: .regularExpression) != nil
+        if asksInFrame { terms.removeAll { ["frame", "composition"].contains($0) } }
         if let m = Self.placeKind.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)), let kind = Range(m.range(at: 2), in: q) {
             let word = q[kind].lowercased()
             terms.removeAll { $0 == word }
@@ -283,6 +290,7 @@ public final class Curator: @unchecked Sendable {
                 let row = k + 1, r = rows[k]
                 // A sentence that names a place answers "where", one that names a time "when".
                 let fieldHit = fieldTerms.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row)
+                    || ($0 == "where" && asksInFrame && Self.placesInFrame(r.text))
                     || (["when", "where"].contains($0) && Self.hasAnswer(to: $0, in: r.text, asked: asked)) }.count
                 let hardHit = hardField.filter { inHints[$0]!.contains(row) || inText[$0]!.contains(row) }.count
                 // A hint says the sentence is that kind of fact; the word in its text only may be a passing mention.
@@ -325,6 +333,10 @@ public final class Curator: @unchecked Sendable {
                 if r.field == "medium" && !rest.isEmpty { continue }
                 // "Why is the arc red?" asks about the picture: the selection's reasons answer only a question about choosing.
                 if r.field == "reasons" && !fieldTerms.contains(where: { $0 != "why" && inHints[$0]!.contains(row) }) { continue }
+                // "The artist is Marta Ruiz" tells nothing to a question that already names her.
+                if r.field == "artist" && !artistName.isEmpty && artistName.isSubset(of: asked) { continue }
+                // "Where is the circle in the frame?" asks where in the picture: what the picture shows answers.
+                if asksInFrame && r.field != "summary" { continue }
                 let defines = defined.map { Self.defines(r.text, head: $0) } ?? false
                 // A question that only names a work ("what is Red Square?") is answered by what it shows.
                 if fieldTerms.isEmpty && restHit == 0 && !defines && !(rest.isEmpty && !namedWorks.isEmpty && r.field == "summary") { continue }
@@ -337,9 +349,29 @@ public final class Curator: @unchecked Sendable {
             // "When was X made?" asks for a time even when another word ("made") names a field:
             // the sentence must say that kind of thing, or be the kind of fact that word asks for.
             let asks = terms.filter { ["when", "where", "who", "why"].contains($0) }
+            // "Who was with Marta?" asks for someone else: a sentence about her (her biography) does not
+            // answer it by being the kind of fact "who" asks for; it has to name another person.
+            // ("Who is Marta Ruiz?" asks for her, and her biography answers.)
+            let asksAboutArtist = q.range(of: #"(?i)^\s*who\s+(is|was|'s)\s+"# + NSRegularExpression.escapedPattern(for: exhibit.artist.name.split(separator: " ").first.map(String.init) ?? "\u{0}"), options: .regularExpression) != nil
+            let whoElse = !artistName.isEmpty && !artistName.isDisjoint(with: terms) && !asksAboutArtist
+            // "Why is the buoy orange?" asks for a cause: a story answers only if it gives one.
+            let whyAsksCause = terms.contains("why") && !fieldTerms.contains(where: { $0 != "why" })
+            // The colours the question says of something, outside the titles it names.
+            var untitled = q.lowercased()
+            for w in exhibit.works where namedWorks.contains(w.id) && !w.title.isEmpty { untitled = untitled.replacingOccurrences(of: w.title.lowercased(), with: " ") }
+            let colours = Self.colourWord.matches(in: untitled, range: NSRange(untitled.startIndex..., in: untitled)).compactMap { Range($0.range, in: untitled).map { String(untitled[$0]) } }
             let good = scored.filter { s in
-                (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)
-                    && asks.allSatisfy { ($0 != "where" && inHints[$0]!.contains(s.row)) || Self.hasAnswer(to: $0, in: rows[s.row - 1].text, asked: asked) }
+                let r = rows[s.row - 1]
+                return (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)
+                    && asks.allSatisfy { wh in
+                        if wh == "who" && whoElse { return Self.namesSomeoneElse(r.text, than: exhibit.artist.name) }
+                        if wh == "why" && whyAsksCause && r.field != "reasons" {
+                            // "Why is the wall green?" is answered by a cause that says green.
+                            return Self.hasAnswer(to: wh, in: r.text, asked: asked) && colours.allSatisfy { r.text.lowercased().contains($0) }
+                        }
+                        if wh == "where" && asksInFrame { return Self.placesInFrame(r.text) }
+                        return (wh != "where" && inHints[wh]!.contains(s.row)) || Self.hasAnswer(to: wh, in: r.text, asked: asked)
+                    }
             }
             guard !good.isEmpty else { return dontKnow }
             let rank = try bm25(terms)
@@ -411,6 +443,19 @@ public final class Curator: @unchecked Sendable {
             guard let range = Range(m.range, in: text) else { return false }
             let words = terms(String(text[range]))
             return words.isEmpty || words.contains { !asked.contains($0) }
+        }
+    }
+
+    /// Whether a sentence says where something is in the picture ("high on", "the left of").
+    static func placesInFrame(_ text: String) -> Bool {
+        text.range(of: spatial + #"|\b(left|right|top|bottom|corner|centre|center|middle|high|low)\b"#, options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    /// Whether a sentence names a person (two capitalised words) who is not `artist`.
+    static func namesSomeoneElse(_ text: String, than artist: String) -> Bool {
+        let r = try! NSRegularExpression(pattern: #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#)
+        return r.matches(in: text, range: NSRange(text.startIndex..., in: text)).contains { m in
+            Range(m.range, in: text).map { String(text[$0]) != artist } ?? false
         }
     }
 

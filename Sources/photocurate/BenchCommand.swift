@@ -87,6 +87,8 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Fault strength: mild (the smallest a person rejects at 100 %: defocus σ 0.5–1.5 px, smear 3–8 px per 1000 px, grain σ 8–14) or strong (defocus 1.5–4, smear 6–16, grain 16–28).")
         var range: String = "mild"
         @Option(help: "JPEG quality of the files (cameras write 90–98; web copies and libvips' default are 75).") var quality: Int = 90
+        @Flag(help: "Add a misexposed frame's fault to its own handheld exposure (±0.7 EV), as trips made before the thirteenth session did, instead of to the scene's.")
+        var frameRelativeExposure = false
         func validate() throws {
             guard (30...100).contains(quality) else { throw ValidationError("--quality must be 30…100") }
             guard TripGenerator.FaultRange(rawValue: range) != nil else { throw ValidationError("--range must be mild or strong") }
@@ -102,6 +104,7 @@ struct BenchCommand: AsyncParsableCommand {
             g.corruptFiles = corrupt
             g.range = TripGenerator.FaultRange(rawValue: range)!
             g.jpegQuality = quality
+            g.frameRelativeExposureFaults = frameRelativeExposure
             let t0 = Date()
             let labels = try await g.generate()
             let degraded = labels.files.values.filter { $0.degradation != nil }.count

@@ -284,6 +284,26 @@ final class CuratorTests: XCTestCase {
         XCTAssertTrue(curator.ask("What is the story behind this?", workId: "work-02").answer.contains("waited for the shadow"))
     }
 
+    func testCausesPeopleAndPlacesInThePicture() throws {
+        let (_, folder) = try FixtureExhibit.shared.build()
+        let curator = try Curator(exhibit: Exhibit.load(folder: folder))
+        func answer(_ q: String) -> String { curator.ask(q).answer }
+        // "Take place" asks when, and "includes" names no fact: neither makes the question unknown.
+        XCTAssertTrue(answer("In which month did the walk take place?").contains("June"))
+        XCTAssertTrue(answer("Which editorial includes Green Tide?").contains("Island doors"))
+        // A cause must be of what is asked: tilting the camera does not make the wall green.
+        XCTAssertEqual(answer("Why is the wall in Green Tide green?"), Curator.unknown)
+        XCTAssertEqual(answer("Why is the buoy orange?"), Curator.unknown)
+        XCTAssertTrue(answer("Why did Marta tilt the camera for Green Tide?").contains("to keep the wall's edge"))
+        // Someone with her is someone else; her biography answers who she is.
+        XCTAssertEqual(answer("Who was with Marta on the walk?"), Curator.unknown)
+        XCTAssertTrue(answer("Who is Marta Ruiz?").contains("graphic designer"))
+        // Where in the frame: the description places it.
+        XCTAssertTrue(answer("Where is the orange circle in the frame?").contains("sits high on a green gradient"))
+        // Technique is not the camera's settings.
+        XCTAssertEqual(answer("Which camera settings were used for Green Tide?"), Curator.unknown)
+    }
+
     func testTheWorkOnScreenAnswersThis() throws {
         let (_, folder) = try FixtureExhibit.shared.build()
         let ex = try Exhibit.load(folder: folder)
