@@ -240,7 +240,9 @@ public final class Curator: @unchecked Sendable {
                 }
             }
             let artistName = Set(Self.terms(exhibit.artist.name))
+            // "What colour is the shed?" asks a colour; "what did she say about the lagoon's colours?" does not.
             let asksColour = terms.contains(where: Self.colourTerms.contains)
+                && q.range(of: #"(?i)\b(what|which)\s+colou?rs?\b|\bcolou?rs?\s+(is|are|was|were|of)\b"#, options: .regularExpression) != nil
             let asksPlaceKind = Self.placeKind.firstMatch(in: q, range: NSRange(q.startIndex..., in: q)) != nil
             // "How many boats…?" is answered by a sentence that counts boats.
             let counted = Self.matches(Self.howMany, in: q).first.map { $0.lowercased().hasSuffix("s") ? String($0.lowercased().dropLast()) : $0.lowercased() }
@@ -297,6 +299,8 @@ public final class Curator: @unchecked Sendable {
                 let hintHit = fieldTerms.filter { inHints[$0]!.contains(row) }.count
                 if !hardField.isEmpty && hardHit == 0 { continue }
                 let restHit = rest.filter { inText[$0]!.contains(row) || inName[$0]!.contains(row) }.count
+                // "Which works…?" is answered by a work, not by the exhibit's general facts.
+                if asksWhichWork && r.workId == nil { continue }
                 if let w = r.workId {
                     if !namedWorks.isEmpty && !namedWorks.contains(w) { continue }
                     if namedWorks.isEmpty, let current = workId, w != current, rest.isEmpty { continue }

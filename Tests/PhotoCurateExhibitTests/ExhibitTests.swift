@@ -300,6 +300,9 @@ final class CuratorTests: XCTestCase {
         XCTAssertTrue(answer("Who is Marta Ruiz?").contains("graphic designer"))
         // Where in the frame: the description places it.
         XCTAssertTrue(answer("Where is the orange circle in the frame?").contains("sits high on a green gradient"))
+        // "Colours" in passing asks no colour; "which works" is answered by a work.
+        XCTAssertTrue(answer("What did Marta say about the lagoon's colours?").contains("lends its colours"))
+        XCTAssertEqual(answer("Which works did Marta exhibit in Valencia?"), Curator.unknown)
         // Technique is not the camera's settings.
         XCTAssertEqual(answer("Which camera settings were used for Green Tide?"), Curator.unknown)
     }
