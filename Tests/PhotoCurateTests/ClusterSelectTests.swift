@@ -104,6 +104,13 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertNil(pair[0])
         XCTAssertLessThan(try XCTUnwrap(pair[1]), -3)
         XCTAssertTrue(GroupExposure.measure(members: [0], photos: dark).isEmpty, "a photo alone has nothing to be compared with")
+        // A burst of five with two frames blown two stops: the three clean frames are the reference
+        // (against all four siblings a clean frame read −1 EV, the median of 0, 0, −2, −2).
+        let twoBlown = [input("a", meanLuma: 0.35, exposure: 0.9), input("b", meanLuma: 0.36, exposure: 0.9), input("c", meanLuma: 0.34, exposure: 0.9),
+                        input("d", meanLuma: 0.655, exposure: 0.1), input("e", meanLuma: 0.66, exposure: 0.1)]
+        let ev5 = GroupExposure.measure(members: [0, 1, 2, 3, 4], photos: twoBlown)
+        for i in 0..<3 { XCTAssertLessThan(abs(try XCTUnwrap(ev5[i])), 0.3, "clean frame \(i)") }
+        for i in 3..<5 { XCTAssertEqual(try XCTUnwrap(ev5[i]), 2, accuracy: 0.2) }
 
         // Untimed photos grouped by look alone judge each other only when they look very alike.
         var lookalike = [input("p", meanLuma: 0.45, exposure: 0.9), input("q", meanLuma: 0.12, exposure: 0.3)]

@@ -19,7 +19,10 @@ import Foundation
 /// and the deciles left out are the ones clipping would hold back. So a frame
 /// pushed 2 stops reads 2 stops even when its yellow petals are blown (its
 /// median luma read 0.8). Frames with no decile in common fall back to their
-/// median luma. A photo's value is the median of its differences to its siblings.
+/// median luma. A photo's value is the median of its differences to the siblings that are
+/// not misfires themselves (a first reading against the group's median, itself counted,
+/// says which are). Against all siblings, a clean frame of a burst of five with two blown
+/// frames read −1.5 EV: the median of (0, 0, −2, −2) falls between clean frames and misfires.
 public enum GroupExposure {
     /// log₂ of the linear-light value of an sRGB-encoded luma (0–1); floored at half a level.
     public static func stops(medianLuma v: Double) -> Double {
@@ -44,17 +47,35 @@ public enum GroupExposure {
         return median
     }
 
+    /// A frame whose exposure is this far (stops) from its group's median in a first reading
+    /// is not a reference for its siblings in the second.
+    static let misfire = 1.0
+
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
         var out: [Int: Double] = [:]
+        var siblings: [Int: [Int]] = [:], differences: [Int: [Int: Double]] = [:]
         for i in members {
             // Each photo against the siblings it can be compared with (all of a timed burst).
-            let siblings = SelectInput.siblings(of: i, in: members, photos)
-            let differences = siblings.map { difference(photos[i].technical.measurements, photos[$0].technical.measurements) }
-            if siblings.count == 1 {
-                let (own, other) = (photos[i].technical.exposure, photos[siblings[0]].technical.exposure)
-                if own < other && own < Self.fineOnItsOwn { out[i] = differences[0] }
-            } else if siblings.count >= 2, let median = differences.median {
-                out[i] = median
+            let s = SelectInput.siblings(of: i, in: members, photos)
+            siblings[i] = s
+            differences[i] = Dictionary(uniqueKeysWithValues: s.map { ($0, difference(photos[i].technical.measurements, photos[$0].technical.measurements)) })
+        }
+        // First reading: against the group's median, the photo itself counted, so that in a burst
+        // of five with two blown frames a clean frame reads 0 (its differences 0, 0, 0, −2, −2).
+        var first: [Int: Double] = [:]
+        for i in members where siblings[i]!.count >= 2 {
+            first[i] = (Array(differences[i]!.values) + [0]).median
+        }
+        for i in members {
+            let s = siblings[i]!, d = differences[i]!
+            if s.count == 1 {
+                let (own, other) = (photos[i].technical.exposure, photos[s[0]].technical.exposure)
+                if own < other && own < Self.fineOnItsOwn { out[i] = d[s[0]]! }
+            } else if s.count >= 2 {
+                // Second reading: against the siblings that are not misfires themselves. Counting
+                // itself would pull a misfire of a burst of three towards 0; here it does not count.
+                let references = s.filter { j in first[j].map { abs($0) < Self.misfire } ?? false }
+                out[i] = (references.isEmpty ? s : references).compactMap { d[$0] }.median
             }
         }
         return out

@@ -79,7 +79,8 @@ public struct SelectStage: BarrierStage {
     /// 5: faces: photo type and face score in `overall`; closed eyes, turned or softer faces lose within a burst.
     /// 6: blur relative to the group adds the comparison at 100 % (`nativeBlurWeight`).
     /// 7: a second pick of a moment is never taken during a picked burst (`sameBurstSeconds`).
-    public static let version = 7
+    /// 8: exposure against the group is against its median, the photo itself counted (`GroupExposure`).
+    public static let version = 8
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
