@@ -33,6 +33,10 @@ public struct ExhibitBuilder: Sendable {
         /// editorial id → its cover's work id.
         public var covers: [String: String]
         public var packets: [ContextPacket]
+        /// Photos works.yml has notes for that are not in the exhibit (not picked, or past
+        /// `maxWorks`), each with the pick of its visual group when there is one: the stage says so,
+        /// since a note that silently goes unused looks like a lost fact.
+        public var unusedNotes: [(file: String, pickedInstead: String?)] = []
     }
 
     public func build(_ m: Manifest, metadata: (String) -> PhotoMetadata, user: UserFacts) -> Plan {
@@ -76,7 +80,14 @@ public struct ExhibitBuilder: Sendable {
                               pauseSeconds: pauseSeconds, wordsPerMinute: wordsPerMinute)
         let editorialOf = Dictionary(editorials.flatMap { e in e.works.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
         let packets = works.map { ContextPacket(work: $0, editorial: editorialOf[$0.id], artist: artist) }
-        return Plan(exhibit: exhibit, sources: sources, covers: covers, packets: packets)
+        var plan = Plan(exhibit: exhibit, sources: sources, covers: covers, packets: packets)
+        let shown = Set(ordered.flatMap { [$0.1.relativePath, ($0.1.path as NSString).lastPathComponent] })
+        let pickOfCluster = Dictionary(ordered.compactMap { p in p.1.cluster.map { ($0, p.1.relativePath) } }, uniquingKeysWith: { a, _ in a })
+        for file in user.works.keys.sorted() where !shown.contains(file) {
+            let photo = m.photos.first { $0.relativePath == file || ($0.path as NSString).lastPathComponent == file }
+            plan.unusedNotes.append((file, photo?.cluster.flatMap { pickOfCluster[$0] }))
+        }
+        return plan
     }
 
     func work(id: String, photo: Manifest.Photo, pick: Manifest.Pick, meta: PhotoMetadata, note: UserFacts.WorkNote?,

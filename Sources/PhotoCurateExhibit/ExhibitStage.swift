@@ -56,6 +56,10 @@ public struct ExhibitStage: Sendable {
         try Vips.start()
         let user = try UserFacts.load(folder: context.root, artistFile: artistFile, worksFile: worksFile)
         var plan = builder.build(context.manifest, metadata: PhotoMetadata.read, user: user)
+        for (file, instead) in plan.unusedNotes {
+            let why = instead.map { "\($0) was picked from its burst instead" } ?? "it is not among the picks"
+            Logger(label: "stage").warning("exhibit: the notes for \(file) in works.yml are not used: \(why)", metadata: ["event": "notes-unused"])
+        }
         let fm = FileManager.default
         for sub in ["", "/thumbs", "/context", "/editorials"] { try fm.createDirectory(atPath: folder + sub, withIntermediateDirectories: true) }
 

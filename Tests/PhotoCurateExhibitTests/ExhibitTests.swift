@@ -73,7 +73,7 @@ final class ExhibitStageTests: XCTestCase {
             default: return a.rank < b.rank
             }
         }
-        let notes = ["IMG_1015.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
+        let notes = ["IMG_1020.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
                      "IMG_1039.jpg": "Copper Coin", "IMG_1018.jpg": "Green Tide"]
         for (i, w) in ex.works.enumerated() {
             XCTAssertEqual(w.id, String(format: "work-%02d", i + 1))
@@ -193,6 +193,25 @@ final class UserFactsTests: XCTestCase {
         try "name: [1, 2]\n".write(toFile: dir + "/artist.yml", atomically: true, encoding: .utf8)
         try? FileManager.default.removeItem(atPath: dir + "/works.yml")
         XCTAssertThrowsError(try UserFacts.load(folder: dir)) { e in XCTAssertTrue("\(e)".contains("'name' must be text"), "\(e)") }
+    }
+}
+
+final class UnusedNotesTests: XCTestCase {
+    /// Notes for a photo the run did not pick are said to be unused, naming the pick of its burst.
+    func testNotesForAPhotoNotPickedAreReported() throws {
+        let (m, _) = try FixtureExhibit.shared.build()
+        let picked = Set(m.picks.map { ($0.path as NSString).lastPathComponent })
+        let pick = try XCTUnwrap(m.photos.first { picked.contains(($0.path as NSString).lastPathComponent) && $0.cluster != nil })
+        let sibling = try XCTUnwrap(m.photos.first { $0.cluster == pick.cluster && !picked.contains(($0.path as NSString).lastPathComponent) })
+        let dir = try scratchDirectory("unused-notes")
+        try "works:\n  \(sibling.relativePath):\n    title: Not Shown\n  \(pick.relativePath):\n    title: Shown\n"
+            .write(toFile: dir + "/works.yml", atomically: true, encoding: .utf8)
+        let plan = ExhibitBuilder(maxWorks: 20).build(m, metadata: { _ in PhotoMetadata() }, user: try UserFacts.load(folder: dir))
+        XCTAssertEqual(plan.unusedNotes.count, 1)
+        XCTAssertEqual(plan.unusedNotes.first?.file, sibling.relativePath)
+        XCTAssertEqual(plan.unusedNotes.first?.pickedInstead, pick.relativePath)
+        XCTAssertTrue(plan.exhibit.works.contains { $0.title == "Shown" })
+        XCTAssertFalse(plan.exhibit.works.contains { $0.title == "Not Shown" })
     }
 }
 
