@@ -128,6 +128,7 @@ public final class Curator: @unchecked Sendable {
         "shoot": ["shot"], "shot": ["shoot"], "hang": ["hung"], "hung": ["hang"], "wait": ["waited"],
         "meet": ["met"], "sit": ["sat"], "spend": ["spent"], "spent": ["spend"], "buy": ["bought"], "think": ["thought"],
         // Words for the end of a sequence, so that "the final picture" meets "the last photograph".
+        "hunt": ["look"], "search": ["look"], "seek": ["look"], "hunting": ["look"], "searching": ["look"], "seeking": ["look"],
         "final": ["last"], "ended": ["last"], "ending": ["last"], "finished": ["last"],
         // "Shape" and "building" name what the packets call by its kind.
         "shape": shapes, "shapes": shapes, "building": buildings, "buildings": buildings,
@@ -151,6 +152,9 @@ public final class Curator: @unchecked Sendable {
     }
 
     static let spatial = #"\b(behind|under|underneath|beneath|above|below|beside|next to|near|over|inside|outside|between|across|in front of)\b"#
+
+    /// Words that make a question about a photo or its taking.
+    static let photoWords = #"(?i)\b(photo|photos|photograph|photographs|photographed|picture|pictures|image|images|work|works|piece|shot|taken|take|took|made|captured|snapped|exhibit)\b"#
 
     static let numberWords: Set<String> = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 
@@ -247,6 +251,10 @@ public final class Curator: @unchecked Sendable {
             // "How many boats…?" is answered by a sentence that counts boats.
             let counted = Self.matches(Self.howMany, in: q).first.map { $0.lowercased().hasSuffix("s") ? String($0.lowercased().dropLast()) : $0.lowercased() }
             let asksPosition = q.range(of: Self.spatial, options: [.regularExpression, .caseInsensitive]) != nil
+            let colourThing: String? = terms.firstIndex(where: Self.colourTerms.contains).flatMap { k in
+                terms[(k + 1)...].first { Int($0) == nil && !Self.numberWords.contains($0) && !artistName.contains($0) && !Self.colourTerms.contains($0) }
+            }
+            let asksClock = q.range(of: #"(?i)\b(what|which)\s+time\b|\bat\s+what\s+time\b"#, options: .regularExpression) != nil
             // Capitalised words inside the question that are not a work's title: names of places and people.
             let titleWords = Set(exhibit.works.flatMap { Self.terms($0.title) })
             let properNames = Set(q.split(whereSeparator: { !($0.isLetter || $0 == "'") }).dropFirst()
@@ -273,6 +281,10 @@ public final class Curator: @unchecked Sendable {
             }.map(\.id))
             let naming = Set(exhibit.works.filter { namedWorks.contains($0.id) }.flatMap { Self.terms($0.title) })
             if let n = namedByNumber { namedWorks = [n] }
+            let asksWhen: Bool = terms.contains("when") || q.range(of: #"(?i)\b(what|which)\s+time\b"#, options: .regularExpression) != nil
+            let namesAPhoto: Bool = workId != nil || !namedWorks.isEmpty || namedByNumber != nil
+                || q.range(of: Self.photoWords, options: .regularExpression) != nil
+            let asksWhenOfEvent = asksWhen && !namesAPhoto
             // The artist made every work: her name in a question about a work ("What advice does Marta
             // give about circles?") does not have to be in that work's packet.
             let rest = subjectTerms.filter { !naming.contains($0) || namedWorks.isEmpty }
@@ -314,7 +326,9 @@ public final class Curator: @unchecked Sendable {
                 }
                 // "What colour are the boats?" is answered by a sentence about the boats (the first thing
                 // the question names), not by any colour of the work.
-                if asksColour, let thing = rest.first(where: { Int($0) == nil && !Self.numberWords.contains($0) }) {
+                // The thing is the first word after "colour" that is not the artist ("Marta's camera": the camera),
+                // even when it is also a field's word ("camera").
+                if asksColour, let thing = colourThing ?? rest.first(where: { Int($0) == nil && !Self.numberWords.contains($0) }) {
                     if !(inText[thing]!.contains(row) || inName[thing]!.contains(row)) { continue }
                     // …and the colour is said of it, within six words ("The orange circle is a buoy hung on a shed" does not
                     // colour the shed); a list of tags says no colour of anything.
@@ -337,6 +351,13 @@ public final class Curator: @unchecked Sendable {
                 if r.field == "medium" && !rest.isEmpty { continue }
                 // "Why is the arc red?" asks about the picture: the selection's reasons answer only a question about choosing.
                 if r.field == "reasons" && !fieldTerms.contains(where: { $0 != "why" && inHints[$0]!.contains(row) }) { continue }
+                // …and they are photocurate's reasons: "Why did Marta choose Chioggia?" asks hers.
+                if r.field == "reasons" && !artistName.isDisjoint(with: asked) { continue }
+                // A photo's date says when the photo was taken: "When did the shadow leave the door?" asks
+                // about another event, and a question that names no photo, no work and no taking is that.
+                if ["date", "moment", "year"].contains(r.field) && asksWhenOfEvent { continue }
+                // "What time…?" asks for a clock time or a part of the day, not "before the boats passed".
+                if asksClock && r.text.range(of: #"\b\d{1,2}:\d{2}\b|\b(morning|afternoon|evening|night|dawn|dusk|noon|midday|midnight|sunrise|sunset)\b"#, options: [.regularExpression, .caseInsensitive]) == nil { continue }
                 // "The artist is Marta Ruiz" tells nothing to a question that already names her.
                 if r.field == "artist" && !artistName.isEmpty && artistName.isSubset(of: asked) { continue }
                 // "Where is the circle in the frame?" asks where in the picture: what the picture shows answers.

@@ -322,6 +322,14 @@ final class CuratorTests: XCTestCase {
         // "Colours" in passing asks no colour; "which works" is answered by a work.
         XCTAssertTrue(answer("What did Marta say about the lagoon's colours?").contains("lends its colours"))
         XCTAssertEqual(answer("Which works did Marta exhibit in Valencia?"), Curator.unknown)
+        // A photo's date is not the time of another event; "what time" wants a clock time.
+        XCTAssertEqual(answer("What time did the boats pass the sign?"), Curator.unknown)
+        XCTAssertEqual(answer("When did the shadow leave the door?"), Curator.unknown)
+        XCTAssertTrue(answer("What time was Violet Evening taken?").contains("19:54"))
+        // The colour asked is of the thing after "colour", not the artist; the reasons are photocurate's, not hers.
+        XCTAssertEqual(answer("What colour is Marta's camera?"), Curator.unknown)
+        XCTAssertEqual(answer("Why did Marta choose Chioggia?"), Curator.unknown)
+        XCTAssertTrue(answer("What kind of shapes does Marta hunt for?").contains("circles and squares"))
         // Technique is not the camera's settings.
         XCTAssertEqual(answer("Which camera settings were used for Green Tide?"), Curator.unknown)
     }
