@@ -238,7 +238,7 @@ public struct TripGenerator {
     }
 
     /// Renders one frame: crop, handheld variation, exposure, white balance, degradation, noise, EXIF.
-    static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int, quality: Int, frameRelativeExposure: Bool = false) throws -> [UInt8] {
+    static func render(_ s: Shot, sourceDir: String, width w: Int, height h: Int, quality: Int, frameRelativeExposure: Bool) throws -> [UInt8] {
         let src = try VImage.open(sourceDir + "/" + s.source, sequential: false).srgb8()
         let sw = Double(src.width), sh = Double(src.height)
         // The scene's crop, 4:3, inside the source.

@@ -254,7 +254,7 @@ public final class Curator: @unchecked Sendable {
             let colourThing: String? = terms.firstIndex(where: Self.colourTerms.contains).flatMap { k in
                 terms[(k + 1)...].first { Int($0) == nil && !Self.numberWords.contains($0) && !artistName.contains($0) && !Self.colourTerms.contains($0) }
             }
-            let asksClock = q.range(of: #"(?i)\b(what|which)\s+time\b|\bat\s+what\s+time\b"#, options: .regularExpression) != nil
+            let asksClock = q.range(of: #"(?i)\b(what|which)\s+time\b"#, options: .regularExpression) != nil
             // Capitalised words inside the question that are not a work's title: names of places and people.
             let titleWords = Set(exhibit.works.flatMap { Self.terms($0.title) })
             let properNames = Set(q.split(whereSeparator: { !($0.isLetter || $0 == "'") }).dropFirst()
@@ -281,10 +281,8 @@ public final class Curator: @unchecked Sendable {
             }.map(\.id))
             let naming = Set(exhibit.works.filter { namedWorks.contains($0.id) }.flatMap { Self.terms($0.title) })
             if let n = namedByNumber { namedWorks = [n] }
-            let asksWhen: Bool = terms.contains("when") || q.range(of: #"(?i)\b(what|which)\s+time\b"#, options: .regularExpression) != nil
-            let namesAPhoto: Bool = workId != nil || !namedWorks.isEmpty || namedByNumber != nil
-                || q.range(of: Self.photoWords, options: .regularExpression) != nil
-            let asksWhenOfEvent = asksWhen && !namesAPhoto
+            let namesAPhoto = workId != nil || !namedWorks.isEmpty || q.range(of: Self.photoWords, options: .regularExpression) != nil
+            let asksWhenOfEvent = (terms.contains("when") || asksClock) && !namesAPhoto
             // The artist made every work: her name in a question about a work ("What advice does Marta
             // give about circles?") does not have to be in that work's packet.
             let rest = subjectTerms.filter { !naming.contains($0) || namedWorks.isEmpty }
@@ -458,7 +456,7 @@ public final class Curator: @unchecked Sendable {
         switch wh {
         case "when": pattern = #"\b(\d{1,2}:\d{2}|\d{4}|January|February|March|April|May|June|July|August|September|October|November|December|morning|afternoon|evening|night|dawn|dusk|noon|midday|day|week|month|year|spring|summer|autumn|winter|before|after|during|while)\b"#
         case "where": pattern = #"\b(at|in|on|from|near|over|under|beside|behind|outside|inside) (the |a |an )?([A-Z]\w*|(\w+ ){0,3}(stop|station|door|wall|shed|street|square|island|harbour|port|market|church|beach|bridge|house|shop))|°"#
-        case "who": pattern = #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#
+        case "who": pattern = personName
         case "why": pattern = #"\b(because|so that|to keep|to |for |since|as )"#
         default: return true
         }
@@ -476,10 +474,13 @@ public final class Curator: @unchecked Sendable {
         text.range(of: spatial + #"|\b(left|right|top|bottom|corner|centre|center|middle|high|low)\b"#, options: [.regularExpression, .caseInsensitive]) != nil
     }
 
-    /// Whether a sentence names a person (two capitalised words) who is not `artist`.
+    /// A person's name: two capitalised words.
+    static let personName = #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#
+    static let personNameRegex = try! NSRegularExpression(pattern: personName)
+
+    /// Whether a sentence names a person who is not `artist`.
     static func namesSomeoneElse(_ text: String, than artist: String) -> Bool {
-        let r = try! NSRegularExpression(pattern: #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#)
-        return r.matches(in: text, range: NSRange(text.startIndex..., in: text)).contains { m in
+        personNameRegex.matches(in: text, range: NSRange(text.startIndex..., in: text)).contains { m in
             Range(m.range, in: text).map { String(text[$0]) != artist } ?? false
         }
     }

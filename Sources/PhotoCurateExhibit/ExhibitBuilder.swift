@@ -56,13 +56,15 @@ public struct ExhibitBuilder: Sendable {
         }
         let width = max(2, String(ordered.count).count)
         var works: [Work] = [], sources: [String: (String, Int?)] = [:], metas: [String: PhotoMetadata] = [:]
-        var photoOf: [String: Manifest.Photo] = [:]
+        var photoOf: [String: Manifest.Photo] = [:], usedNotes = Set<String>()
         for (k, (pick, photo)) in ordered.enumerated() {
             let id = "work-" + String(repeating: "0", count: max(0, width - String(k + 1).count)) + String(k + 1)
             let meta = metadata(photo.path)
             metas[id] = meta
             photoOf[id] = photo
-            let note = user.works[photo.relativePath] ?? user.works[(photo.path as NSString).lastPathComponent]
+            let noteKey = [photo.relativePath, (photo.path as NSString).lastPathComponent].first { user.works[$0] != nil }
+            let note = noteKey.flatMap { user.works[$0] }
+            if let noteKey { usedNotes.insert(noteKey) }
             works.append(work(id: id, photo: photo, pick: pick, meta: meta, note: note, moment: photo.moment.flatMap { moments[$0] }, manifest: m))
             sources[id] = (photo.path, pick.suggestedRotation ?? photo.suggestedRotation)
         }
@@ -81,9 +83,8 @@ public struct ExhibitBuilder: Sendable {
         let editorialOf = Dictionary(editorials.flatMap { e in e.works.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
         let packets = works.map { ContextPacket(work: $0, editorial: editorialOf[$0.id], artist: artist) }
         var plan = Plan(exhibit: exhibit, sources: sources, covers: covers, packets: packets)
-        let shown = Set(ordered.flatMap { [$0.1.relativePath, ($0.1.path as NSString).lastPathComponent] })
         let pickOfCluster = Dictionary(ordered.compactMap { p in p.1.cluster.map { ($0, p.1.relativePath) } }, uniquingKeysWith: { a, _ in a })
-        for file in user.works.keys.sorted() where !shown.contains(file) {
+        for file in user.works.keys.sorted() where !usedNotes.contains(file) {
             let photo = m.photos.first { $0.relativePath == file || ($0.path as NSString).lastPathComponent == file }
             plan.unusedNotes.append((file, photo?.cluster.flatMap { pickOfCluster[$0] }))
         }
