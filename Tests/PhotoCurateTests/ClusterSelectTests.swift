@@ -84,6 +84,60 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(off.picks.contains(3))
     }
 
+    /// A top N that look-alikes would leave short is filled: first with a look-alike of a pick
+    /// from another moment, then with a scene under the quality floor; never with a frame shot
+    /// seconds after a pick (a pair's misfire that did not join its clean frame).
+    func testAShortTopIsFilledWithLookAlikesOfOtherMomentsThenScenesUnderTheFloor() throws {
+        func unit(_ v: [Float]) -> FeaturePrint { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return FeaturePrint(vector: v.map { $0 / n }) }
+        let a = unit([1, 0, 0, 0]), alike = unit([0.85, 0.5268, 0, 0]), misfire = unit([0, 0, 1, 0]), dark = unit([0, 0, 0, 1])
+        // (path, print, seconds, quality): a at 0 s, its misfire at 2 s, a look-alike 5 h later, a dark scene 10 h later.
+        let photos: [(String, FeaturePrint, Double, Double)] = [("a", a, 0, 0.9), ("a-misfire", misfire, 2, 0.2),
+                                                                ("alike", alike, 5 * 3600, 0.8), ("dark", dark, 10 * 3600, 0.25)]
+        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
+        for (path, p, t, q) in photos {
+            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: path))
+            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                       noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1)
+            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
+            sel.append(SelectInput(path: path, technical: tq, localHour: 12, timeLabel: "12:00", print: p, epoch: 1_000_000 + t))
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.clusters.count, 4)
+        let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
+        XCTAssertEqual(s.picks.map { sel[$0].path }, ["a", "alike", "dark"])
+        XCTAssertTrue(s.reasons[2].contains { $0.contains("fills the top 10: looks like a (similarity 0.85), a pick from another moment") }, "\(s.reasons[2])")
+        XCTAssertTrue(s.reasons[3].contains { $0.contains("fills the top 10: under 35% of the trip's best quality") }, "\(s.reasons[3])")
+        XCTAssertTrue(s.reasons[1].contains { $0.hasPrefix("not offered: quality 0.20") }, "\(s.reasons[1])")
+        // A top 2 is full before any filling; with filling off, the list stops short.
+        let two = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 2])).run((sel, c))
+        XCTAssertEqual(two.picks.map { sel[$0].path }, ["a", "alike"])
+        let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10, "fillSimilarity": 0.75])).run((sel, c))
+        XCTAssertEqual(off.picks.map { sel[$0].path }, ["a"])
+        XCTAssertTrue(off.reasons[2].contains { $0.contains("not picked: looks like a") })
+    }
+
+    /// A pair has no majority; a frame a stop brighter and blown over a quarter more of the frame
+    /// is its misfire, even where the absolute exposure score prefers it (a low-key scene).
+    func testAPairsBlownFrameIsTheMisfireThoughItsAbsoluteExposureIsBetter() throws {
+        func input(_ medianLuma: Double, exposure: Double, blown: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: medianLuma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
+                                                              medianLuma: medianLuma, clippedColour: blown))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        // The low-key scene: clean 0.38 (score 0.56), pushed 2.2 stops to 0.73 with 70 % blown (score 0.66).
+        let lowKey = GroupExposure.measure(members: [0, 1], photos: [input(0.376, exposure: 0.557, blown: 0), input(0.733, exposure: 0.66, blown: 0.70)])
+        XCTAssertNil(lowKey[0], "the clean frame is the reference")
+        XCTAssertGreaterThan(try XCTUnwrap(lowKey[1]), 1.5)
+        // A bright scene blows 7 % of its clean frame; its twin 2 stops under blows none: that is under-exposure.
+        let bright = GroupExposure.measure(members: [0, 1], photos: [input(0.58, exposure: 0.91, blown: 0.073), input(0.25, exposure: 0.35, blown: 0)])
+        XCTAssertNil(bright[0])
+        XCTAssertLessThan(try XCTUnwrap(bright[1]), -1.5)
+    }
+
     func testGroupExposureFindsTheMisfireByTheBurstsMedianOrInAPairByTheBetterExposed() throws {
         func input(_ path: String, meanLuma: Double, exposure: Double) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,

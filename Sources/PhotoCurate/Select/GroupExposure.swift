@@ -11,7 +11,8 @@ import Foundation
 /// alike to an absolute exposure score; in a burst the camera meters every
 /// frame alike, so a frame stops away from its siblings is the misfire. The
 /// reference is the median of the group (three or more photos); a pair has no
-/// majority, so there the better exposed of the two (by `exposure`) is the
+/// majority, so there a frame a stop brighter and blown over more of the frame is the
+/// misfire (`blownOfPair`); otherwise the better exposed of the two (by `exposure`) is the
 /// reference and only the other gets a value, unless it looks right on its own
 /// (`fineOnItsOwn`). Two frames are compared on the
 /// deciles of their brightest channel that neither has blown or crushed, in
@@ -51,6 +52,23 @@ public enum GroupExposure {
     /// is not a reference for its siblings in the second.
     static let misfire = 1.0
 
+    /// More of the frame blown in some colour than its sibling (fraction of pixels) that
+    /// makes the brighter frame of a pair the misfire. A clean frame of a bright scene blows
+    /// 7–9 % (its sibling 2 stops under, none); a pushed frame 70–97 %, so a quarter more
+    /// decides, whatever the absolute exposure scores say.
+    static let blownMargin = 0.25
+
+    /// The frame of a pair that is a blown misfire: at least `misfire` stops brighter than its
+    /// sibling and blown over `blownMargin` more of the frame. The absolute exposure score
+    /// prefers the brighter frame of a dark scene even when it is blown (a low-key scene's
+    /// clean frame read 0.56, its twin pushed 2.2 stops with 70 % blown read 0.66).
+    static func blownOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
+        let (ci, cj) = (photos[i].technical.measurements.clippedColour, photos[j].technical.measurements.clippedColour)
+        if iOverJ >= misfire && ci - cj >= blownMargin { return i }
+        if -iOverJ >= misfire && cj - ci >= blownMargin { return j }
+        return nil
+    }
+
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
         var out: [Int: Double] = [:]
         var siblings: [Int: [Int]] = [:], differences: [Int: [Int: Double]] = [:]
@@ -69,8 +87,11 @@ public enum GroupExposure {
         for i in members {
             let s = siblings[i]!, d = differences[i]!
             if s.count == 1 {
-                let (own, other) = (photos[i].technical.exposure, photos[s[0]].technical.exposure)
-                if own < other && own < Self.fineOnItsOwn { out[i] = d[s[0]]! }
+                let j = s[0]
+                let (own, other) = (photos[i].technical.exposure, photos[j].technical.exposure)
+                if let blown = blownOfPair(i, j, d[j]!, photos) {
+                    if blown == i { out[i] = d[j]! }
+                } else if own < other && own < Self.fineOnItsOwn { out[i] = d[j]! }
             } else if s.count >= 2 {
                 // Second reading: against the siblings that are not misfires themselves. Counting
                 // itself would pull a misfire of a burst of three towards 0; here it does not count.

@@ -80,11 +80,13 @@ public struct SelectStage: BarrierStage {
     /// 6: blur relative to the group adds the comparison at 100 % (`nativeBlurWeight`).
     /// 7: a second pick of a moment is never taken during a picked burst (`sameBurstSeconds`).
     /// 8: exposure against the group is against its median, the photo itself counted (`GroupExposure`).
-    public static let version = 8
+    /// 9: a pair's blown frame is its misfire; a short top N is filled (`fillSimilarity`).
+    public static let version = 9
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
+        ParameterSpec("fillSimilarity", 0.95, in: 0...1, "when look-alikes leave the top N short, it is filled with photos that look like a pick of another moment (never of the same one) under this similarity, then with groups under the quality floor; at or below `similarity`, the list stops short instead"),
         ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 2, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
@@ -172,21 +174,24 @@ public struct SelectStage: BarrierStage {
         // Candidates: the best of each group, above the quality floor.
         let tripBest = tech.max() ?? 0
         let floor = parameters["minQuality"] * tripBest
-        var candidates: [Int] = []
+        var candidates: [Int] = [], reserve: [Int] = []
         for c in clustering.clusters {
             // A damaged best photo gives way to the best undamaged one of its group.
             guard let best = c.photos.filter({ photos[$0].damaged == nil }).min(by: better) else {
                 for i in c.photos { reasons[i].append("not offered: damaged file (\(photos[i].damaged!))") }
                 continue
             }
-            if tech[best] >= floor { candidates.append(best) } else {
-                reasons[best].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest))
-            }
+            if tech[best] >= floor { candidates.append(best) } else { reserve.append(best) }
         }
-        candidates.sort { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
+        let byOverall: (Int, Int) -> Bool = { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
+        candidates.sort(by: byOverall)
+        reserve.sort(by: byOverall)
 
         let top = parameters.int("top")
-        let picks = diverse(candidates, limit: top, photos: photos, clustering: clustering)
+        let (picks, fills) = diverse(candidates, reserve: reserve, limit: top, photos: photos, clustering: clustering)
+        for i in reserve where !picks.contains(i) {
+            reasons[i].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[i], 100 * parameters["minQuality"], tripBest))
+        }
         for (rank, i) in picks.enumerated() {
             let c = clustering.clusters[clustering.clusterOf[i]]
             var why: [String] = []
@@ -201,6 +206,7 @@ public struct SelectStage: BarrierStage {
             // The moment's id as the manifest gives it (`moment`), so text and data agree.
             if inMoment == 1 { why.append("only scene from moment \(c.moment)") }
             if let fq = faceQuality[i], fq.faceCount > 0 { why.append(Self.peopleReason(fq, groupFaces[i], burst: c.photos.count > 1)) }
+            if let fill = fills[i] { why.append(fill) }
             why.append(String(format: "rank %d, score %.2f (technical %.2f, context %.2f)", rank + 1, scores[i].overall, scores[i].technical, scores[i].context))
             reasons[i] = why + reasons[i]
         }
@@ -237,23 +243,32 @@ public struct SelectStage: BarrierStage {
     /// within the burst's first and last frame ± `sameBurstSeconds`), if any. A frame that
     /// misfired badly (blown out, nearly black) looks too different to join its burst's
     /// visual group, yet it is that scene: it must not come back as a second pick.
-    func duringPickedBurst(_ i: Int, picks: [Int], photos: [SelectInput], clustering: Clustering) -> Int? {
-        let pad = parameters["sameBurstSeconds"]
+    /// `pad` widens the window and lets a single photo count as a burst (for filling).
+    func duringPickedBurst(_ i: Int, picks: [Int], photos: [SelectInput], clustering: Clustering, pad wider: Double? = nil) -> Int? {
+        let pad = max(parameters["sameBurstSeconds"], wider ?? 0)
         guard pad > 0, let t = photos[i].epoch else { return nil }
         let group = clustering.clusterOf[i]
         return picks.first { p in
             guard clustering.momentOf[p] == clustering.momentOf[i], clustering.clusterOf[p] != group else { return false }
             let times = clustering.clusters[clustering.clusterOf[p]].photos.compactMap { photos[$0].epoch }
-            guard times.count >= 2, let lo = times.min(), let hi = times.max() else { return false }
+            guard times.count >= (wider == nil ? 2 : 1), let lo = times.min(), let hi = times.max() else { return false }
             return t >= lo - pad && t <= hi + pad
         }
     }
 
+    /// A photo filling the top N is never taken this close (seconds) to a picked group of its
+    /// moment, even a single photo: a burst's frames are a few seconds apart, and a pair's
+    /// misfire that did not join it leaves its clean frame alone in its group.
+    static let fillBurstSeconds = 5.0
+
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
-    func diverse(_ ranked: [Int], limit: Int, photos: [SelectInput], clustering: Clustering) -> [Int] {
+    /// When that leaves the top N short, it is filled (reason returned per photo) from the
+    /// rest: first look-alikes of picks of other moments, then groups under the quality floor.
+    func diverse(_ ranked: [Int], reserve: [Int], limit: Int, photos: [SelectInput], clustering: Clustering) -> (picks: [Int], fills: [Int: String]) {
         var picks: [Int] = []
         var used = Set<Int>()
-        let threshold = Float(parameters["similarity"])
+        var fills: [Int: String] = [:]
+        let threshold = Float(parameters["similarity"]), fillLimit = Float(parameters["fillSimilarity"])
         func fits(_ i: Int) -> Bool { !picks.contains { photos[$0].print.cosine(photos[i].print) >= threshold } }
         var seenMoments = Set<Int>()
         for i in ranked where picks.count < limit {
@@ -263,7 +278,37 @@ public struct SelectStage: BarrierStage {
         for i in ranked where picks.count < limit && !used.contains(i) && fits(i) && duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering) == nil {
             picks.append(i); used.insert(i)
         }
-        // Show the picks best first, whatever round they came in.
+        // Filling: a look-alike of a pick of the same moment is most likely that scene again
+        // (a frame that did not join its burst), so only picks of other moments may be
+        // looked like, and none this closely (the same view twice).
+        // nil: may not fill; "": may, looking like no pick; else which pick it looks like.
+        func lookAlike(_ i: Int) -> String? {
+            guard duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, pad: Self.fillBurstSeconds) == nil else { return nil }
+            var alike: (pick: Int, cosine: Float)?
+            for p in picks {
+                let c = photos[p].print.cosine(photos[i].print)
+                guard c >= threshold else { continue }
+                if c >= fillLimit || clustering.momentOf[p] == clustering.momentOf[i] { return nil }
+                if alike.map({ c > $0.cosine }) ?? true { alike = (p, c) }
+            }
+            guard let (p, c) = alike else { return "" }
+            return String(format: "looks like %@ (similarity %.2f), a pick from another moment", (photos[p].path as NSString).lastPathComponent, c)
+        }
+        guard fillLimit > threshold else { return (sorted(picks, ranked + reserve), fills) }
+        let floor = String(format: "under %.0f%% of the trip's best quality, but no other scene is left", 100 * parameters["minQuality"])
+        for (list, isReserve) in [(ranked, false), (reserve, true)] {
+            for i in list where picks.count < limit && !used.contains(i) {
+                guard let alike = lookAlike(i) else { continue }
+                picks.append(i); used.insert(i)
+                let why = [isReserve ? floor : "", alike].filter { !$0.isEmpty }.joined(separator: "; ")
+                if !why.isEmpty { fills[i] = "fills the top \(limit): " + why }
+            }
+        }
+        return (sorted(picks, ranked + reserve), fills)
+    }
+
+    /// The picks best first (their order in `ranked`), whatever round they came in.
+    private func sorted(_ picks: [Int], _ ranked: [Int]) -> [Int] {
         let order = Dictionary(uniqueKeysWithValues: ranked.enumerated().map { ($1, $0) })
         return picks.sorted { order[$0]! < order[$1]! }
     }
