@@ -79,8 +79,13 @@ final class ClusterSelectTests: XCTestCase {
         let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
         XCTAssertEqual(s.picks.map { sel[$0].path }, ["s0-0", "s1-0"])
         XCTAssertTrue(s.reasons[3].contains { $0.contains("taken while the burst of s0-0") }, "\(s.reasons[3])")
-        // Turned off, it comes back as a second pick.
-        let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10, "sameBurstSeconds": 0])).run((sel, c))
+        // Either rule alone keeps it out (the shooting burst: 2 s gaps; the group's span ± 1 s).
+        for one in ["sameBurstSeconds", "burstGap"] {
+            let p = try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10, one: 0])
+            XCTAssertFalse(try SelectStage(parameters: p).run((sel, c)).picks.contains(3), "\(one) off")
+        }
+        // Both turned off, it comes back as a second pick.
+        let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10, "sameBurstSeconds": 0, "burstGap": 0])).run((sel, c))
         XCTAssertTrue(off.picks.contains(3))
     }
 

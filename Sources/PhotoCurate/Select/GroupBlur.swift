@@ -13,9 +13,9 @@ import Foundation
 /// scene and differ in blur (see `PowerSpectrum.extraBlur`). A sibling serves
 /// as reference only if it is not clearly noisier (grain adds high frequencies
 /// that would pass for detail; light grain up to σ 3 is allowed, since blur
-/// itself smooths grain away) and has no more clipped highlights (clipping makes
-/// hard edges), so a noisy or over-exposed frame never makes its clean
-/// siblings look blurred. The value is the median over the comparable
+/// itself smooths grain away), has no more clipped highlights (clipping makes
+/// hard edges) and is less than a stop brighter or darker (`exposureApart`), so a
+/// noisy or misexposed frame never makes its clean siblings look blurred. The value is the median over the comparable
 /// siblings, so one odd pair (a sharp detail half out of one frame, a texture
 /// zoomed a little) does not decide; a shaken frame among steady ones is more
 /// blurred than most of them. Photos with no comparable sibling get no value.
@@ -29,7 +29,9 @@ import Foundation
 /// same blur takes most of the coarsest DCT frequencies' power. A photo upscaled
 /// from a small original has nothing at 100 % to lose, and there the analysis
 /// scale decides. The native fit reads about half of a blur (the DCT's leakage),
-/// hence the weight 2.
+/// and at 12 MP the analysis scale's spread among clean siblings (up to 0.9 px² in
+/// one orientation sector) drowns a blur that reads 1.4–1.9 px² at 100 % (0.07 px²
+/// at 768 px), hence selection's weight 3.5 (select v9; 2 before).
 public enum GroupBlur {
     public struct Value: Sendable, Equatable {
         /// Extra gaussian σ, in analysis-image pixels (0 when it is as sharp as its siblings or sharper).
@@ -73,7 +75,13 @@ public enum GroupBlur {
         return d * k * k
     }
 
-    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 2) -> [Int: Value] {
+    /// Stops apart at which two frames are no blur reference for each other: the tone curve
+    /// squashes a brighter frame's highlights and JPEG quantisation drops more of a darker
+    /// frame's detail, so a clean frame 0.7 EV over its scene read 0.5 px blurred against
+    /// its sibling 1.7 EV under.
+    static let exposureApart = 1.0
+
+    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5) -> [Int: Value] {
         var out: [Int: Value] = [:]
         for i in members {
             guard let si = photos[i].spectrum else { continue }
@@ -84,7 +92,8 @@ public enum GroupBlur {
                 let mj = photos[j].technical.measurements
                 guard mj.noiseSigma <= max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain),
                       mj.clippedHighlights <= mi.clippedHighlights + 0.02,
-                      !Self.grainier(photos[j].detail, than: photos[i].detail) else { continue }
+                      !Self.grainier(photos[j].detail, than: photos[i].detail),
+                      abs(GroupExposure.difference(mi, mj)) < Self.exposureApart else { continue }
                 if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
             }
             guard let median = pairs.map(\.0).median else { continue }

@@ -80,16 +80,19 @@ public struct SelectStage: BarrierStage {
     /// 6: blur relative to the group adds the comparison at 100 % (`nativeBlurWeight`).
     /// 7: a second pick of a moment is never taken during a picked burst (`sameBurstSeconds`).
     /// 8: exposure against the group is against its median, the photo itself counted (`GroupExposure`).
-    /// 9: a pair's blown frame is its misfire; a short top N is filled (`fillSimilarity`).
+    /// 9: a pair's blown frame is its misfire; a short top N is filled (`fillSimilarity`); no
+    ///    further pick from a picked group's shooting burst (`burstGap`); blur references are
+    ///    less than a stop apart in exposure; the blur at 100 % weighs 3.5 (was 2).
     public static let version = 9
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
         ParameterSpec("fillSimilarity", 0.95, in: 0...1, "when look-alikes leave the top N short, it is filled with photos that look like a pick of another moment (never of the same one) under this similarity, then with groups under the quality floor; at or below `similarity`, the list stops short instead"),
+        ParameterSpec("burstGap", 3, in: 0...60, "photos of a moment shot at most this many seconds after the one before are one shooting burst; a further pick is never from a picked group's shooting burst (its misfires and look-unlike frames are that scene again); 0 turns this off"),
         ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
-        ParameterSpec("nativeBlurWeight", 2, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
+        ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -188,7 +191,8 @@ public struct SelectStage: BarrierStage {
         reserve.sort(by: byOverall)
 
         let top = parameters.int("top")
-        let (picks, fills) = diverse(candidates, reserve: reserve, limit: top, photos: photos, clustering: clustering)
+        let bursts = shootingBursts(photos, clustering)
+        let (picks, fills) = diverse(candidates, reserve: reserve, limit: top, photos: photos, clustering: clustering, bursts: bursts)
         for i in reserve where !picks.contains(i) {
             reasons[i].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[i], 100 * parameters["minQuality"], tripBest))
         }
@@ -222,7 +226,7 @@ public struct SelectStage: BarrierStage {
             if let (pick, cosine) = nearest, cosine >= threshold {
                 let name = (photos[pick].path as NSString).lastPathComponent
                 reasons[i].append(String(format: "not picked: looks like %@, already picked (similarity %.2f)", name, cosine))
-            } else if let pick = duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering) {
+            } else if let pick = duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, bursts: bursts) {
                 let name = (photos[pick].path as NSString).lastPathComponent
                 reasons[i].append("not picked: taken while the burst of \(name), already picked, was shot (a frame of that scene that looks different)")
             } else {
@@ -239,32 +243,45 @@ public struct SelectStage: BarrierStage {
         return Selection(scores: scores, picks: picks, reasons: reasons, bestOfGroup: bestOfGroup, recommendations: recs, people: people)
     }
 
-    /// The pick whose burst was being shot when photo `i` was taken (same moment, its time
-    /// within the burst's first and last frame ± `sameBurstSeconds`), if any. A frame that
-    /// misfired badly (blown out, nearly black) looks too different to join its burst's
-    /// visual group, yet it is that scene: it must not come back as a second pick.
-    /// `pad` widens the window and lets a single photo count as a burst (for filling).
-    func duringPickedBurst(_ i: Int, picks: [Int], photos: [SelectInput], clustering: Clustering, pad wider: Double? = nil) -> Int? {
-        let pad = max(parameters["sameBurstSeconds"], wider ?? 0)
-        guard pad > 0, let t = photos[i].epoch else { return nil }
+    /// Shooting bursts: each timed photo's chain of photos of its moment shot at most
+    /// `burstGap` seconds after the one before (an index per chain; nil without a trusted time).
+    func shootingBursts(_ photos: [SelectInput], _ clustering: Clustering) -> [Int?] {
+        var out = [Int?](repeating: nil, count: photos.count)
+        let gap = parameters["burstGap"]
+        let timed = photos.indices.filter { photos[$0].epoch != nil }
+            .sorted { photos[$0].epoch! != photos[$1].epoch! ? photos[$0].epoch! < photos[$1].epoch! : photos[$0].path < photos[$1].path }
+        var chain = -1, last: Int?
+        for i in timed {
+            if let l = last, clustering.momentOf[l] == clustering.momentOf[i], photos[i].epoch! - photos[l].epoch! <= gap {} else { chain += 1 }
+            out[i] = chain; last = i
+        }
+        return out
+    }
+
+    /// The pick whose burst was being shot when photo `i` was taken, if any: a pick of
+    /// another visual group of its moment, with `i` in the same shooting burst as one of that
+    /// group's photos (`burstGap`), or within the group's first and last frame ± `sameBurstSeconds`.
+    /// A frame that misfired badly (blown out, nearly black), or of a flat graphic whose crops
+    /// look unlike, does not join its burst's visual group, yet it is that scene: it must not
+    /// come back as a second pick.
+    func duringPickedBurst(_ i: Int, picks: [Int], photos: [SelectInput], clustering: Clustering, bursts: [Int?]) -> Int? {
+        let pad = parameters["sameBurstSeconds"]
+        guard let t = photos[i].epoch else { return nil }
         let group = clustering.clusterOf[i]
         return picks.first { p in
             guard clustering.momentOf[p] == clustering.momentOf[i], clustering.clusterOf[p] != group else { return false }
-            let times = clustering.clusters[clustering.clusterOf[p]].photos.compactMap { photos[$0].epoch }
-            guard times.count >= (wider == nil ? 2 : 1), let lo = times.min(), let hi = times.max() else { return false }
+            let members = clustering.clusters[clustering.clusterOf[p]].photos
+            if let b = bursts[i], members.contains(where: { bursts[$0] == b }) { return true }
+            let times = members.compactMap { photos[$0].epoch }
+            guard pad > 0, times.count >= 2, let lo = times.min(), let hi = times.max() else { return false }
             return t >= lo - pad && t <= hi + pad
         }
     }
 
-    /// A photo filling the top N is never taken this close (seconds) to a picked group of its
-    /// moment, even a single photo: a burst's frames are a few seconds apart, and a pair's
-    /// misfire that did not join it leaves its clean frame alone in its group.
-    static let fillBurstSeconds = 5.0
-
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
     /// When that leaves the top N short, it is filled (reason returned per photo) from the
     /// rest: first look-alikes of picks of other moments, then groups under the quality floor.
-    func diverse(_ ranked: [Int], reserve: [Int], limit: Int, photos: [SelectInput], clustering: Clustering) -> (picks: [Int], fills: [Int: String]) {
+    func diverse(_ ranked: [Int], reserve: [Int], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?]) -> (picks: [Int], fills: [Int: String]) {
         var picks: [Int] = []
         var used = Set<Int>()
         var fills: [Int: String] = [:]
@@ -275,7 +292,7 @@ public struct SelectStage: BarrierStage {
             let m = clustering.momentOf[i]
             if !seenMoments.contains(m), fits(i) { picks.append(i); used.insert(i); seenMoments.insert(m) }
         }
-        for i in ranked where picks.count < limit && !used.contains(i) && fits(i) && duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering) == nil {
+        for i in ranked where picks.count < limit && !used.contains(i) && fits(i) && duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, bursts: bursts) == nil {
             picks.append(i); used.insert(i)
         }
         // Filling: a look-alike of a pick of the same moment is most likely that scene again
@@ -283,7 +300,7 @@ public struct SelectStage: BarrierStage {
         // looked like, and none this closely (the same view twice).
         // nil: may not fill; "": may, looking like no pick; else which pick it looks like.
         func lookAlike(_ i: Int) -> String? {
-            guard duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, pad: Self.fillBurstSeconds) == nil else { return nil }
+            guard duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, bursts: bursts) == nil else { return nil }
             var alike: (pick: Int, cosine: Float)?
             for p in picks {
                 let c = photos[p].print.cosine(photos[i].print)

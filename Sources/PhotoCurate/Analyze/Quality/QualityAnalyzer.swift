@@ -35,7 +35,9 @@ public struct QualityAnalyzer: Analyzer {
     /// 13: sharpness halves at an edge σ of 2.4 px (was 2.2): three shallow-focus macros of real
     ///     cameras (2.25–2.3 px, sharp at 100 %) were called blurred; mild defocus is judged against the
     ///     burst, and no trip frame's score moved across 0.5.
-    public static let version = 13
+    /// 14: exposure also falls when over a third of the frame is blown in some colour (`colourBlown`):
+    ///     a colour-cast frame pushed 1.8 stops, 97 % blown in one channel, read 0.32 on luma alone.
+    public static let version = 14
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -81,7 +83,7 @@ public struct QualityAnalyzer: Analyzer {
         let thumbnail = grain == nil && w * h < NativeDetailProbe.minGrainBlocks * 64
         let noise = thumbnail ? 1 : grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) }
             ?? 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
-        let exposure = exposureScore(expo)
+        let exposure = exposureScore(expo) * Self.colourBlown(colourClip)
         let thirds = Self.thirdsAlignment(sal.x, sal.y)
         let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
         let composition = 0.65 * thirds + 0.35 * size
@@ -373,6 +375,11 @@ public struct QualityAnalyzer: Analyzer {
     /// light away lowers the white point first. Its crushed shadows and dark mean are
     /// forgiven in proportion; under-exposed trip frames have white points of 0.40–0.48,
     /// clean ones 0.53 and up.
+    /// Factor on the exposure score for the fraction of the frame blown in some colour: 1 up
+    /// to a third (the most among the real camera files and corpus photos is 29 %: saturated
+    /// colours and a blown sky), ½ at 48 %, 0.04 at 97 %. Luma misses a channel blown everywhere.
+    public static func colourBlown(_ fraction: Double) -> Double { exp(-max(0, fraction - 0.34) * 5) }
+
     public func exposureScore(_ e: ExposureStats) -> Double {
         let allowance = 0.01 + 0.11 * min(1, max(0, (0.65 - e.mean) / 0.15))
         let highlight = exp(-max(0, e.high - allowance) * 15)
