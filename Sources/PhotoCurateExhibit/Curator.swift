@@ -379,10 +379,13 @@ public final class Curator: @unchecked Sendable {
             let whoElse = !artistName.isEmpty && !artistName.isDisjoint(with: terms) && !asksAboutArtist
             // "Why is the buoy orange?" asks for a cause: a story answers only if it gives one.
             let whyAsksCause = terms.contains("why") && !fieldTerms.contains(where: { $0 != "why" })
-            // The colours the question says of something, outside the titles it names.
+            // The colour the question asks the cause of, outside the titles it names: the one it
+            // ends on ("Why is the wall green?"). A colour that only says which thing is meant
+            // ("… before photographing the maroon disc?") is not what is asked.
             var untitled = q.lowercased()
             for w in exhibit.works where namedWorks.contains(w.id) && !w.title.isEmpty { untitled = untitled.replacingOccurrences(of: w.title.lowercased(), with: " ") }
-            let colours = Self.colourWord.matches(in: untitled, range: NSRange(untitled.startIndex..., in: untitled)).compactMap { Range($0.range, in: untitled).map { String(untitled[$0]) } }
+            let lastWord = untitled.split(whereSeparator: { !$0.isLetter && $0 != "-" }).last.map(String.init) ?? ""
+            let colours = Self.colourWord.firstMatch(in: lastWord, range: NSRange(lastWord.startIndex..., in: lastWord)) != nil ? [lastWord] : []
             let good = scored.filter { s in
                 let r = rows[s.row - 1]
                 return (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)

@@ -314,6 +314,9 @@ final class CuratorTests: XCTestCase {
         XCTAssertEqual(answer("Why is the wall in Green Tide green?"), Curator.unknown)
         XCTAssertEqual(answer("Why is the buoy orange?"), Curator.unknown)
         XCTAssertTrue(answer("Why did Marta tilt the camera for Green Tide?").contains("to keep the wall's edge"))
+        // …but a colour that only says which thing is meant is not what is asked.
+        XCTAssertTrue(answer("Why did Marta wait before photographing the maroon disc?").contains("waited for the shadow"))
+        XCTAssertEqual(answer("Why is the disc in Maroon Moon maroon?"), Curator.unknown)
         // Someone with her is someone else; her biography answers who she is.
         XCTAssertEqual(answer("Who was with Marta on the walk?"), Curator.unknown)
         XCTAssertTrue(answer("Who is Marta Ruiz?").contains("graphic designer"))
