@@ -44,6 +44,26 @@ final class SpectrumTests: XCTestCase {
         XCTAssertNotEqual(blur[2]?.reference, 3)
     }
 
+    /// A blurred frame whose siblings all clip more (the darkest frame of a burst under a
+    /// blown sky) still has them as witnesses; a sibling 2 stops away is none.
+    func testGroupBlurFallsBackToSiblingsThatClipMoreButNeverToAMisexposedOne() throws {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        let images = [try frame(blur: 2.5), try frame(), try frame(shiftX: 0.015)]
+        var inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
+        }
+        for k in 1...2 { inputs[k].technical.measurements.clippedHighlights = inputs[0].technical.measurements.clippedHighlights + 0.1 }
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
+        // The same siblings 2 stops brighter: no witness, so no value.
+        func encode(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let base = [0.05, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3]
+        inputs[0].technical.measurements.brightestDeciles = base
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * 4) } }
+        XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
+    }
+
     func testSelectionRanksABlurredBurstFrameDownEvenWhenItsAbsoluteScoreTies() throws {
         let s = SpectrumAnalyzer(), q = QualityAnalyzer()
         let images = [try frame(blur: 2.5), try frame(), try frame(shiftX: 0.01)]

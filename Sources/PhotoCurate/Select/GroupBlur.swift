@@ -15,7 +15,10 @@ import Foundation
 /// that would pass for detail; light grain up to σ 3 is allowed, since blur
 /// itself smooths grain away), has no more clipped highlights (clipping makes
 /// hard edges) and is less than a stop brighter or darker (`exposureApart`), so a
-/// noisy or misexposed frame never makes its clean siblings look blurred. The value is the median over the comparable
+/// noisy or misexposed frame never makes its clean siblings look blurred. A frame
+/// with no such sibling falls back to those that clip more, then to those 1–1.7
+/// stops away: the darkest frame of a burst under a blown sky had no witness, and
+/// its blur went unseen (three picks of held-out trips). The value is the median over the comparable
 /// siblings, so one odd pair (a sharp detail half out of one frame, a texture
 /// zoomed a little) does not decide; a shaken frame among steady ones is more
 /// blurred than most of them. Photos with no comparable sibling get no value.
@@ -81,21 +84,29 @@ public enum GroupBlur {
     /// its sibling 1.7 EV under.
     static let exposureApart = 1.0
 
+    /// Stops apart at which a sibling is no witness at all: a misexposed frame (the fault is 1.7).
+    static let exposureFar = 1.7
+
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5) -> [Int: Value] {
         var out: [Int: Value] = [:]
         for i in members {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
-            var pairs: [(Double, Int)] = []
+            // Siblings by how good a witness they are: 0 as bright and no more clipped; 1 clipping
+            // more (hard edges); 2 a stop or more apart. Only the best tier present counts.
+            var tiers: [[(Double, Int)]] = [[], [], []]
             for j in SelectInput.siblings(of: i, in: members, photos) {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
+                let apart = abs(GroupExposure.difference(mi, mj))
                 guard mj.noiseSigma <= max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain),
-                      mj.clippedHighlights <= mi.clippedHighlights + 0.02,
                       !Self.grainier(photos[j].detail, than: photos[i].detail),
-                      abs(GroupExposure.difference(mi, mj)) < Self.exposureApart else { continue }
-                if let d = si.extraBlur(comparedWith: sj) { pairs.append((d, j)) }
+                      apart < Self.exposureFar, let d = si.extraBlur(comparedWith: sj) else { continue }
+                tiers[apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0].append((d, j))
             }
+            // A frame whose every sibling clips more (a scene with a blown sky, this frame the
+            // darkest of its burst) or sits a stop away has only them to witness its blur.
+            var pairs = tiers.first { !$0.isEmpty } ?? []
             guard let median = pairs.map(\.0).median else { continue }
             let native = photos[i].detail.flatMap { a in
                 pairs.compactMap { p in photos[p.1].detail.flatMap { nativeDifference(a, $0) } }.median
