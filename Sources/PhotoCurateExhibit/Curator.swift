@@ -117,7 +117,7 @@ public final class Curator: @unchecked Sendable {
     try tries trying tried actually side make makes making \
     behind under over above below beside near next across through inside outside around between \
     about run runs see seen saw visible appear appears held hold holding doing according thing things \
-    feature features featured featuring contain contains contained containing include includes included including \
+    feature features featured featuring contain contains contained containing include includes included including hold holds held holding \
     happen happens happened occur occurs occurred
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
@@ -386,8 +386,16 @@ public final class Curator: @unchecked Sendable {
             for w in exhibit.works where namedWorks.contains(w.id) && !w.title.isEmpty { untitled = untitled.replacingOccurrences(of: w.title.lowercased(), with: " ") }
             let lastWord = untitled.split(whereSeparator: { !$0.isLetter && $0 != "-" }).last.map(String.init) ?? ""
             let colours = Self.colourWord.firstMatch(in: lastWord, range: NSRange(lastWord.startIndex..., in: lastWord)) != nil ? [lastWord] : []
+            // "Her first camera": an order the sentence must say too (first, last, began, ended …),
+            // or it answers about some other one. "The last photograph" picks a work by its
+            // order: one of that work's sentences says it, and any of them may answer.
+            let order = q.range(of: Self.orderWord, options: [.regularExpression, .caseInsensitive])
+            let ordersWorks = order.map { q[$0.upperBound...].range(of: #"^\s+(photograph|photo|picture|image|work|shot|frame)s?\b"#, options: [.regularExpression, .caseInsensitive]) != nil } ?? false
+            func saysOrder(_ text: String) -> Bool { text.range(of: Self.orderAnswer, options: [.regularExpression, .caseInsensitive]) != nil }
             let good = scored.filter { s in
                 let r = rows[s.row - 1]
+                if order != nil && !saysOrder(r.text)
+                    && !(ordersWorks && r.workId != nil && rows.contains { $0.workId == r.workId && saysOrder($0.text) }) { return false }
                 return (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)
                     && asks.allSatisfy { wh in
                         if wh == "who" && whoElse { return Self.namesSomeoneElse(r.text, than: exhibit.artist.name) }
@@ -476,6 +484,10 @@ public final class Curator: @unchecked Sendable {
     static func placesInFrame(_ text: String) -> Bool {
         text.range(of: spatial + #"|\b(left|right|top|bottom|corner|centre|center|middle|high|low)\b"#, options: [.regularExpression, .caseInsensitive]) != nil
     }
+
+    /// Words that ask for a place in an order, and the words a sentence says one with.
+    static let orderWord = #"\b(first|last|final|earliest|latest)\b"#
+    static let orderAnswer = #"\b(first|last|final|earliest|latest|began|begin|begins|start|started|starts|ended|ends|end)\b"#
 
     /// A person's name: two capitalised words.
     static let personName = #"\b([A-Z][a-z]+ [A-Z][a-z]+)\b"#

@@ -317,6 +317,11 @@ final class CuratorTests: XCTestCase {
         // …but a colour that only says which thing is meant is not what is asked.
         XCTAssertTrue(answer("Why did Marta wait before photographing the maroon disc?").contains("waited for the shadow"))
         XCTAssertEqual(answer("Why is the disc in Maroon Moon maroon?"), Curator.unknown)
+        // An order the sentence must say: her first camera is not the camera of a work; "the
+        // last photograph" picks a work by its order, and that work's time answers when.
+        XCTAssertEqual(answer("What was Marta's first camera?"), Curator.unknown)
+        XCTAssertTrue(answer("When was the last photograph of the walk taken?").contains("19:54"))
+        XCTAssertTrue(answer("Which editorial holds Violet Evening?").contains("19:54"))
         // Someone with her is someone else; her biography answers who she is.
         XCTAssertEqual(answer("Who was with Marta on the walk?"), Curator.unknown)
         XCTAssertTrue(answer("Who is Marta Ruiz?").contains("graphic designer"))
