@@ -86,7 +86,7 @@ public struct SelectStage: BarrierStage {
     public static let version = 9
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
-        ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score"),
+        ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
         ParameterSpec("fillSimilarity", 0.95, in: 0...1, "when look-alikes leave the top N short, it is filled with photos that look like a pick of another moment (never of the same one) under this similarity, then with groups under the quality floor; at or below `similarity`, the list stops short instead"),
         ParameterSpec("burstGap", 5, in: 0...60, "photos of a moment shot at most this many seconds after the one before are one shooting burst; a further pick is never from a picked group's shooting burst (its misfires and look-unlike frames are that scene again); 0 turns this off"),
