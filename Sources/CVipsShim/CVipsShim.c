@@ -12,6 +12,11 @@ int pcv_init(const char *argv0) {
     if (VIPS_INIT(argv0)) return -1;
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, pcv_quiet, NULL);
     vips_concurrency_set(1);
+    /* liborc (run-time SIMD behind reduce and convolution) compiles a program per
+     * operation, and its code allocator raced between our tasks: it crashed the art
+     * server once and the unit tests once (SIGSEGV in liborc). The plain C paths are
+     * a few levels apart in pixels and a little slower. */
+    vips_vector_set_enabled(FALSE);
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);

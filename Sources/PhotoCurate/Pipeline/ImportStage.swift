@@ -36,6 +36,9 @@ public struct ImportStage: PerPhotoStage {
     public static func upstreamHash(_ d: Decoder) -> String {
         var h = StableHash()
         h.combine("longEdge=\(d.longEdge);maxPixels=\(d.maxPixels)")
+        // Without liborc the resampled pixels are a few levels apart: results made with it
+        // (before import v1's keys said so) are not reused.
+        if !Vips.simd { h.combine("nosimd") }
         return h.hex
     }
 

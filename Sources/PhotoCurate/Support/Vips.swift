@@ -21,10 +21,10 @@ public enum Vips {
     public static func start() throws { try started.get() }
 
     /// Turns libvips' run-time SIMD (liborc, behind reduce and convolution) off for the
-    /// rest of the process. A long-running server calls it: liborc crashed once inside its
-    /// own code while the art server decoded a catalog on several tasks, and a server has
-    /// no cache to resume from the way a batch run does. The plain C paths are a few levels
-    /// apart in pixels and slower (vips_thumbnail by about a third).
+    /// rest of the process. `pcv_init` already does, in every process: liborc's code
+    /// allocator raced between tasks (a crash in the art server, then one in the unit
+    /// tests), and a crash is worse than the few per cent it saves. Kept for callers
+    /// that want to say so, and for a libvips started by someone else.
     public static func disableSIMD() throws {
         try start()
         pcv_set_simd(0)
