@@ -14,6 +14,21 @@ final class ClusterSelectTests: XCTestCase {
         return FeaturePrint(vector: v.map { $0 / n })
     }
 
+    /// Photos with a trusted time (seconds after a fixed start) whose quality is their sharpness
+    /// alone, as clustering and selection see them.
+    func timed(_ photos: [(path: String, print: FeaturePrint, seconds: Double, quality: Double)]) -> ([ClusterInput], [SelectInput]) {
+        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
+        for (path, p, t, q) in photos {
+            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: path))
+            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                       noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1)
+            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
+            sel.append(SelectInput(path: path, technical: tq, localHour: 12, timeLabel: "12:00", print: p, epoch: 1_000_000 + t))
+        }
+        return (inputs, sel)
+    }
+
     func testMomentsVisualGroupsAndUntrustedTimes() throws {
         var inputs: [ClusterInput] = []
         // Scene 0: burst at t=0..4 s; scene 1: 2 minutes later, 500 m away; scene 2: 3 hours later.
@@ -59,20 +74,11 @@ final class ClusterSelectTests: XCTestCase {
     /// A blown-out frame of a burst looks too different to join its visual group, but it was
     /// shot during the burst: it is that scene again, not a second scene of the moment.
     func testAFrameShotDuringAPickedBurstIsNotASecondPick() throws {
-        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
         // Scene 0: frames at 0, 2, 4 s; its misfire (another look: scene 9's print) at 3 s.
         // Scene 1 in the same moment 20 s later, a real second scene.
         let frames: [(String, Int, Int, Double, Double)] = [("s0-0", 0, 0, 0, 0.9), ("s0-1", 0, 1, 2, 0.8), ("s0-2", 0, 2, 4, 0.7),
                                                             ("misfire", 9, 0, 3, 0.5), ("s1-0", 1, 0, 24, 0.6)]
-        for (path, scene, jitter, t, q) in frames {
-            let p = print(scene: scene, jitter: jitter)
-            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: path))
-            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                       noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
-                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1)
-            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
-            sel.append(SelectInput(path: path, technical: tq, localHour: 12, timeLabel: "12:00", print: p, epoch: 1_000_000 + t))
-        }
+        let (inputs, sel) = timed(frames.map { ($0.0, print(scene: $0.1, jitter: $0.2), $0.3, $0.4) })
         let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
         XCTAssertEqual(Set(c.momentOf).count, 1, "one moment")
         XCTAssertNotEqual(c.clusterOf[3], c.clusterOf[0], "the misfire is a visual group of its own")
@@ -98,15 +104,7 @@ final class ClusterSelectTests: XCTestCase {
         // (path, print, seconds, quality): a at 0 s, its misfire at 2 s, a look-alike 5 h later, a dark scene 10 h later.
         let photos: [(String, FeaturePrint, Double, Double)] = [("a", a, 0, 0.9), ("a-misfire", misfire, 2, 0.2),
                                                                 ("alike", alike, 5 * 3600, 0.8), ("dark", dark, 10 * 3600, 0.25)]
-        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
-        for (path, p, t, q) in photos {
-            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: path))
-            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                       noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
-                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1)
-            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
-            sel.append(SelectInput(path: path, technical: tq, localHour: 12, timeLabel: "12:00", print: p, epoch: 1_000_000 + t))
-        }
+        let (inputs, sel) = timed(photos)
         let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
         XCTAssertEqual(c.clusters.count, 4)
         let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
