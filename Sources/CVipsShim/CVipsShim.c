@@ -23,10 +23,6 @@ int pcv_init(const char *argv0) {
     return 0;
 }
 
-void pcv_set_simd(int enabled) {
-    vips_vector_set_enabled(enabled ? TRUE : FALSE);
-}
-
 int pcv_simd_enabled(void) {
     return vips_vector_isenabled() ? 1 : 0;
 }

@@ -392,10 +392,10 @@ public final class Curator: @unchecked Sendable {
             let order = q.range(of: Self.orderWord, options: [.regularExpression, .caseInsensitive])
             let ordersWorks = order.map { q[$0.upperBound...].range(of: #"^\s+(photograph|photo|picture|image|work|shot|frame)s?\b"#, options: [.regularExpression, .caseInsensitive]) != nil } ?? false
             func saysOrder(_ text: String) -> Bool { text.range(of: Self.orderAnswer, options: [.regularExpression, .caseInsensitive]) != nil }
+            let worksSayingOrder = ordersWorks ? Set(rows.filter { saysOrder($0.text) }.compactMap(\.workId)) : []
             let good = scored.filter { s in
                 let r = rows[s.row - 1]
-                if order != nil && !saysOrder(r.text)
-                    && !(ordersWorks && r.workId != nil && rows.contains { $0.workId == r.workId && saysOrder($0.text) }) { return false }
+                if order != nil && !saysOrder(r.text) && !(r.workId.map(worksSayingOrder.contains) ?? false) { return false }
                 return (fieldTerms.isEmpty || s.fieldHit > 0 || s.full)
                     && asks.allSatisfy { wh in
                         if wh == "who" && whoElse { return Self.namesSomeoneElse(r.text, than: exhibit.artist.name) }

@@ -202,8 +202,6 @@ struct ArtCommand: AsyncParsableCommand {
         @Option(help: "Address to listen on; 0.0.0.0 exposes it to the network.") var host = "127.0.0.1"
         @OptionGroup var options: CatalogOptions
         func run() async throws {
-            // A long-running server: libvips without liborc (see Vips.disableSIMD).
-            try Vips.disableSIMD()
             let library = try options.library(catalog)
             FileHandle.standardError.write(Data("serving \(library.catalog.artworks.count) artworks on http://\(host):\(port)/ (Ctrl-C stops)\n".utf8))
             try await ArtServer(library: library, host: host, port: port).run()

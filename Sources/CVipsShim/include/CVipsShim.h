@@ -9,7 +9,6 @@
 /* vips_init once, one libvips worker thread per call, no operation cache. */
 int pcv_init(const char *argv0);
 /* libvips' run-time SIMD (liborc) on or off, process-wide; read at each operation's build. */
-void pcv_set_simd(int enabled);
 int pcv_simd_enabled(void);
 
 /* Copies the libvips error buffer into buf (NUL-terminated) and clears it. */

@@ -20,18 +20,9 @@ public enum Vips {
     /// Starts libvips once; later calls are free.
     public static func start() throws { try started.get() }
 
-    /// Turns libvips' run-time SIMD (liborc, behind reduce and convolution) off for the
-    /// rest of the process. `pcv_init` already does, in every process: liborc's code
-    /// allocator raced between tasks (a crash in the art server, then one in the unit
-    /// tests), and a crash is worse than the few per cent it saves. Kept for callers
-    /// that want to say so, and for a libvips started by someone else.
-    public static func disableSIMD() throws {
-        try start()
-        pcv_set_simd(0)
-    }
-
-    /// Whether libvips uses its run-time SIMD now: part of any cache key over decoded pixels
-    /// that a process with it off may share.
+    /// Whether libvips uses its run-time SIMD (liborc). `pcv_init` turns it off in every
+    /// process, since liborc's code allocator raced between our tasks; the pixels differ by a
+    /// few levels, so cache keys over decoded pixels say which way they were made.
     public static var simd: Bool { (try? start()) != nil && pcv_simd_enabled() != 0 }
 }
 

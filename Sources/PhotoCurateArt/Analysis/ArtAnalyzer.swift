@@ -51,7 +51,7 @@ public struct ArtAnalyzer: Sendable {
     }
 
     /// What the cache keys on besides the image: analyzer, version, parameters.
-    /// The server decodes without libvips' SIMD (`Vips.disableSIMD`), a few levels apart: its results key apart.
+    /// Decodes without libvips' SIMD (off since the fourteenth session) are a few levels apart: their results key apart.
     public var cacheKey: String { "\(Self.id)/v\(Self.version)/\(parameters.hash)" + (Vips.simd ? "" : "/nosimd") }
 
     /// Decodes `path` (read-only) and measures it.
