@@ -83,7 +83,9 @@ public struct SelectStage: BarrierStage {
     /// 9: a pair's blown frame is its misfire; a short top N is filled (`fillSimilarity`); no
     ///    further pick from a picked group's shooting burst (`burstGap`); blur references are
     ///    less than a stop apart in exposure; the blur at 100 % weighs 3.5 (was 2).
-    public static let version = 9
+    /// 10: blur against the group is fitted on the power summed over orientations
+    ///    (`PowerSpectrum.extraBlur`): a handheld turn is not blur.
+    public static let version = 10
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
