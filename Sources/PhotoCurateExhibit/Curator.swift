@@ -183,7 +183,7 @@ public final class Curator: @unchecked Sendable {
 
     /// Questions that ask for a judgement: the packets hold facts, not opinions.
     static let opinion = try! NSRegularExpression(pattern:
-        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b|\b(his|her|their|its) (best|finest|greatest|worst|strongest|weakest)\b|\bthe (best|finest|greatest|worst) (work|photo|photograph|picture|piece|one|image)\b|\b(like|liked|love|loved|prefer|preferred|enjoy|enjoyed)\s+(\w+\s+)?(most|best|least)\b"#,
+        #"\b(do|would|did) you (think|like|love|prefer|feel|recommend|enjoy)|\byour (opinion|view|favou?rite|take)|\bin your (view|opinion)|\b(is|was|are) (it|this|that|the \w+) (good|bad|beautiful|ugly|great|nice|worth|better|worse|boring|interesting)|\b(most|more|less|least) (beautiful|interesting|impressive|boring)|\bfavou?rite\b|\bshould (i|we)\b|\bworth (it|buying|seeing)|\bhow much\b|\bprice\b|\bvalue\b|\bbetter than\b|\b(his|her|their|its) (best|finest|greatest|worst|strongest|weakest)\b|\b\w+'s (best|finest|greatest|worst|strongest|weakest) (work|photo|photograph|picture|piece|image|shot)\b|\bthe (best|finest|greatest|worst) (work|photo|photograph|picture|piece|one|image)\b|\b(like|liked|love|loved|prefer|preferred|enjoy|enjoyed)\s+(\w+\s+)?(most|best|least)\b"#,
         options: [.caseInsensitive])
 
     static func terms(_ q: String) -> [String] {

@@ -74,7 +74,7 @@ final class ExhibitStageTests: XCTestCase {
             }
         }
         let notes = ["IMG_1020.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
-                     "IMG_1039.jpg": "Copper Coin", "IMG_1018.jpg": "Green Tide"]
+                     "IMG_1040.jpg": "Copper Coin", "IMG_1037.jpg": "Green Tide"]
         for (i, w) in ex.works.enumerated() {
             XCTAssertEqual(w.id, String(format: "work-%02d", i + 1))
             let file = (inOrder[i].path as NSString).lastPathComponent
@@ -281,6 +281,8 @@ final class CuratorTests: XCTestCase {
         // The file's pixel size is not the size of a thing in the picture.
         XCTAssertEqual(answer("How big is the buoy?"), Curator.unknown)
         XCTAssertEqual(answer("Is Maroon Moon her best work?"), Curator.unknown)
+        // A burst's "best of 5" is the selection's, not the artist's best work.
+        XCTAssertEqual(answer("Is Green Tide Marta's best work?"), Curator.unknown)
         // A time is asked: the artist's name (who "made" it) does not answer it.
         XCTAssertEqual(answer("When was Indigo Plate made?"), Curator.unknown)
         // A town is a named place, not coordinates; a count counts the thing asked about.

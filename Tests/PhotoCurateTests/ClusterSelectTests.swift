@@ -141,6 +141,31 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(bright[1]), -1.5)
     }
 
+    /// A high-key scene clips in every frame: a clean frame 0.4 stops over the burst scored 0.003
+    /// on exposure while a defocused sibling scored 0.68. Near the group's exposure a frame is
+    /// judged at least about as well as its best-exposed sibling; a misfire gets nothing from it
+    /// and lends nothing (a dark scene's frame 2 stops over looked perfect on its own).
+    func testAHighKeyScenesFramesAreJudgedByTheSceneNotEachOnItsOwn() throws {
+        func input(_ exposure: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: 0.3, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        let photos = [input(0.003), input(0.73), input(0.68), input(1.0), input(0.02)]
+        let ev: [Int: Double] = [0: 0.39, 1: -0.22, 2: -0.02, 3: 2.1, 4: -1.9]
+        let lift = SelectStage.sceneExposure(groups: [[0, 1, 2, 3, 4]], photos: photos, groupExposure: ev, stops: 0.4)
+        // 0.73 × exp(−(0.39/0.4)²) = 0.28 instead of 0.003: ×3.9 on overall (exposure weighs 0.3).
+        XCTAssertEqual(try XCTUnwrap(lift[0]), pow(0.73 * exp(-pow(0.39 / 0.4, 2)) / 0.003, 0.3), accuracy: 1e-9)
+        XCTAssertGreaterThan(try XCTUnwrap(lift[0]), 3.5)
+        XCTAssertNil(lift[1], "the best-exposed frame keeps its own score")
+        XCTAssertNil(lift[3], "the misfire 2 stops over is not lifted, and does not set the bar (else frame 1 would be)")
+        XCTAssertEqual(lift[4] ?? 1, 1, accuracy: 1e-3, "a frame 1.9 stops under keeps what it scored")
+        XCTAssertTrue(SelectStage.sceneExposure(groups: [[0, 1, 2, 3, 4]], photos: photos, groupExposure: ev, stops: 0).isEmpty, "0 turns it off")
+        XCTAssertTrue(SelectStage.sceneExposure(groups: [[0]], photos: photos, groupExposure: [:], stops: 0.4).isEmpty, "a photo alone keeps its own")
+    }
+
     func testGroupExposureFindsTheMisfireByTheBurstsMedianOrInAPairByTheBetterExposed() throws {
         func input(_ path: String, meanLuma: Double, exposure: Double) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,

@@ -75,6 +75,31 @@ final class SpectrumTests: XCTestCase {
         XCTAssertNotEqual(blur[2]?.reference, 3)
     }
 
+    /// A scene with no clean frame: the blurred one's only sibling is grainy. It is still
+    /// compared with it, at the analysis scale (where the fit stands above the grain's floor),
+    /// not at 100 %, so the least bad frame of the scene does not pass for sharp.
+    func testAGrainySiblingWitnessesBlurWhenNoCleanOneIs() throws {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        // 3072 px files: the analysis scale averages grain as a camera file's downscale does.
+        func big(blur: Double = 0, noise: Double = 0) throws -> AnalysisImage {
+            let path = try temporaryDirectory() + "/g.jpg"
+            try FixtureFactory.write(try FixtureFactory.jpeg(scene: 11, width: 3072, height: 2304, blur: blur, noise: noise), to: path)
+            return try Decoder(longEdge: 768).decode(path)
+        }
+        let images = [try big(blur: 7.5), try big(noise: 14)]
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
+        }
+        XCTAssertGreaterThan(inputs[1].technical.measurements.noiseSigma, max(1.5 * inputs[0].technical.measurements.noiseSigma + 0.5, 3), "the sibling is grainy")
+        let blur = GroupBlur.measure(members: [0, 1], photos: inputs)
+        let blurred = try XCTUnwrap(blur[0], "the grainy sibling is its witness")
+        XCTAssertGreaterThan(blurred.sigma, 1.0)
+        XCTAssertEqual(blurred.reference, 1)
+        XCTAssertNil(blurred.native, "not compared at 100 %, where grain is power at every frequency")
+        XCTAssertLessThan(blur[1]?.sigma ?? 0, 0.3, "the grainy frame reads no blur against the blurred one")
+    }
+
     /// A blurred frame whose siblings all clip more (the darkest frame of a burst under a
     /// blown sky) still has them as witnesses; a sibling 2 stops away is none.
     func testGroupBlurFallsBackToSiblingsThatClipMoreButNeverToAMisexposedOne() throws {

@@ -18,7 +18,10 @@ import Foundation
 /// noisy or misexposed frame never makes its clean siblings look blurred. A frame
 /// with no such sibling falls back to those that clip more, then to those 1–1.7
 /// stops away: the darkest frame of a burst under a blown sky had no witness, and
-/// its blur went unseen (three picks of held-out trips). The value is the median over the comparable
+/// its blur went unseen (three picks of held-out trips). Last come the grainier
+/// siblings, at the analysis scale only: in a scene with no clean frame, the
+/// blurred one had no witness and, the least bad, was picked over clean photos of
+/// other scenes (one pick on each of two trips of the second generator). The value is the median over the comparable
 /// siblings, so one odd pair (a sharp detail half out of one frame, a texture
 /// zoomed a little) does not decide; a shaken frame among steady ones is more
 /// blurred than most of them. Photos with no comparable sibling get no value.
@@ -92,23 +95,28 @@ public enum GroupBlur {
         for i in members {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
-            // Siblings by how good a witness they are: 0 as bright and no more clipped; 1 clipping
-            // more (hard edges); 2 a stop or more apart. Only the best tier present counts.
-            var tiers: [[(Double, Int)]] = [[], [], []]
+            // Siblings by how good a witness they are: 0 as bright, no more clipped, no grainier;
+            // 1 clipping more (hard edges); 2 a stop or more apart; 3 and 4 grainier (as 0–1
+            // and 2). Only the best tier present counts.
+            var tiers: [[(Double, Int)]] = [[], [], [], [], []]
             for j in SelectInput.siblings(of: i, in: members, photos) {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
                 let apart = abs(GroupExposure.difference(mi, mj))
-                guard mj.noiseSigma <= max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain),
-                      !Self.grainier(photos[j].detail, than: photos[i].detail),
-                      apart < Self.exposureFar, let d = si.extraBlur(comparedWith: sj) else { continue }
-                tiers[apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0].append((d, j))
+                guard apart < Self.exposureFar, let d = si.extraBlur(comparedWith: sj) else { continue }
+                let grainy = mj.noiseSigma > max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain) || Self.grainier(photos[j].detail, than: photos[i].detail)
+                let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
+                tiers[grainy ? (tier == 2 ? 4 : 3) : tier].append((d, j))
             }
             // A frame whose every sibling clips more (a scene with a blown sky, this frame the
-            // darkest of its burst) or sits a stop away has only them to witness its blur.
-            var pairs = tiers.first { !$0.isEmpty } ?? []
+            // darkest of its burst) or sits a stop away has only them to witness its blur. A
+            // frame whose only witness is grainy (a scene with no clean frame: blurred, grainy,
+            // misexposed) is compared with it at the analysis scale, where the fit stands above
+            // the noise floor; at 100 % the grain would pass for detail, so not there.
+            guard let tier = tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
+            var pairs = tiers[tier]
             guard let median = pairs.map(\.0).median else { continue }
-            let native = photos[i].detail.flatMap { a in
+            let native = tier >= 3 ? nil : photos[i].detail.flatMap { a in
                 pairs.compactMap { p in photos[p.1].detail.flatMap { nativeDifference(a, $0) } }.median
             }
             pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }

@@ -85,6 +85,8 @@ public struct SelectStage: BarrierStage {
     ///    less than a stop apart in exposure; the blur at 100 % weighs 3.5 (was 2).
     /// 10: blur against the group is fitted on the power summed over orientations
     ///    (`PowerSpectrum.extraBlur`): a handheld turn is not blur.
+    ///    A frame near its group's exposure is judged on exposure at least about as well as
+    ///    its best-exposed sibling (`sceneExposureStops`).
     public static let version = 10
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
@@ -95,6 +97,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
+        ParameterSpec("sceneExposureStops", 0.4, in: 0...3, "within a visual group, a frame this close to the group's exposure (in stops) is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene is not a fault of each frame; 0 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -108,6 +111,35 @@ public struct SelectStage: BarrierStage {
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
 
+    /// The factor on each photo's `quality.overall` that lets the scene, not the frame, answer
+    /// for how hard its exposure is. A high-key scene (snow, a white façade, a bright sky
+    /// filling the frame) clips in every frame: its clean frames scored 0.003–0.02 on
+    /// exposure and ranked under a defocused sibling that happened to clip less, though
+    /// they were only 0.4 stops brighter than the burst (a fault is 1.7). A frame within
+    /// `stops` of its group's exposure is judged at least at its best-exposed sibling's
+    /// score × exp(−(Δ/stops)²), the sibling itself no misfire (`GroupExposure.misfire`);
+    /// farther off, the relative exposure factor rules, as before.
+    /// The factor is (lifted ÷ own)^w, w the exposure's weight in `overall` (the quality
+    /// analyzer's default). Photos alone, or with no exposure value, keep theirs.
+    public static func sceneExposure(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], stops: Double) -> [Int: Double] {
+        guard stops > 0 else { return [:] }
+        let w = (QualityAnalyzer.parameterSpecs.first { $0.name == "weightExposure" }?.defaultValue ?? 0.3)
+            / QualityAnalyzer.parameterSpecs.filter { $0.name.hasPrefix("weight") }.map(\.defaultValue).reduce(0, +)
+        var out: [Int: Double] = [:]
+        for members in groups where members.count > 1 {
+            // A misfire is no measure of the scene: 2 stops over, a dark scene's frame looked perfect.
+            guard let best = members.filter({ abs(groupExposure[$0] ?? 0) < GroupExposure.misfire })
+                .map({ photos[$0].technical.exposure }).max(), best > 0 else { continue }
+            for i in members {
+                let own = max(1e-4, photos[i].technical.exposure)
+                let apart = abs(groupExposure[i] ?? 0)
+                let floor = best * exp(-pow(apart / stops, 2))
+                if floor > own { out[i] = pow(floor / own, w) }
+            }
+        }
+        return out
+    }
+
     public func run(_ input: ([SelectInput], Clustering)) throws -> Selection {
         let (photos, clustering) = input
         let n = photos.count
@@ -119,11 +151,12 @@ public struct SelectStage: BarrierStage {
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
+        let lift = Self.sceneExposure(groups: clustering.clusters.map(\.photos), photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
         let tech = photos.indices.map { i -> Double in
             let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
-            return r6(photos[i].technical.overall * blur * exposure * grain)
+            return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
         }
         // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
         var groupFaces: [Int: GroupFaces.Value] = [:]
