@@ -118,6 +118,12 @@ final class SpectrumTests: XCTestCase {
         inputs[0].technical.measurements.brightestDeciles = base
         for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * 4) } }
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
+        // 1.3 stops brighter, they witness; unless both it and they look right on their own:
+        // then they are renditions of the view (an HDR frame and its plain twin), not a burst.
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * pow(2, 1.3)) } }
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
+        for k in 0...2 { inputs[k].technical.exposure = 0.95 }
+        XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
     }
 
     func testSelectionRanksABlurredBurstFrameDownEvenWhenItsAbsoluteScoreTies() throws {

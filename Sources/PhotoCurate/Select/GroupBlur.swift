@@ -103,7 +103,11 @@ public enum GroupBlur {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
                 let apart = abs(GroupExposure.difference(mi, mj))
-                guard apart < Self.exposureFar, let d = si.extraBlur(comparedWith: sj) else { continue }
+                // Two frames a stop or more apart that both look right on their own are two
+                // renditions of the view (an HDR frame and its plain twin), not a burst: their tone
+                // curves differ, and the HDR one read 0.5 px blurred (a camera file's false alarm).
+                let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
+                guard apart < Self.exposureFar, !renditions, let d = si.extraBlur(comparedWith: sj) else { continue }
                 let grainy = mj.noiseSigma > max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain) || Self.grainier(photos[j].detail, than: photos[i].detail)
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
                 tiers[grainy ? (tier == 2 ? 4 : 3) : tier].append((d, j))
