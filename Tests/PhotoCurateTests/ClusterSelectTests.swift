@@ -166,6 +166,27 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(SelectStage.sceneExposure(groups: [[0]], photos: photos, groupExposure: [:], stops: 0.4).isEmpty, "a photo alone keeps its own")
     }
 
+    /// Two of four frames two stops under: no majority, and the median falls between the camps,
+    /// so the clean frames read 1.5 stops over. As in a pair, the camp that looks right is the scene's.
+    func testABurstSplitInTwoIsJudgedByTheCampThatLooksRight() throws {
+        func input(_ luma: Double, exposure: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: luma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: luma))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        let photos = [input(0.45, exposure: 0.9), input(0.46, exposure: 0.89), input(0.23, exposure: 0.2), input(0.21, exposure: 0.17)]
+        let ev = GroupExposure.measure(members: [0, 1, 2, 3], photos: photos)
+        for i in 0...1 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.2, "a clean frame is the scene's exposure") }
+        for i in 2...3 { XCTAssertLessThan(try XCTUnwrap(ev[i]), -1.8, "an under-exposed frame is two stops under it") }
+        // The same camps the other way round: the bright pair is blown, the dark pair looks right.
+        let bright = [input(0.45, exposure: 0.9), input(0.46, exposure: 0.89), input(0.85, exposure: 0.1), input(0.87, exposure: 0.08)]
+        let ev2 = GroupExposure.measure(members: [0, 1, 2, 3], photos: bright)
+        for i in 0...1 { XCTAssertLessThan(abs(try XCTUnwrap(ev2[i])), 0.2) }
+        for i in 2...3 { XCTAssertGreaterThan(try XCTUnwrap(ev2[i]), 1.5) }
+    }
+
     func testGroupExposureFindsTheMisfireByTheBurstsMedianOrInAPairByTheBetterExposed() throws {
         func input(_ path: String, meanLuma: Double, exposure: Double) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,

@@ -69,6 +69,26 @@ public enum GroupExposure {
         return nil
     }
 
+    /// A burst with no majority: its frames split at a gap of a stop or more into two camps of
+    /// one size, as when two of four frames are two stops under. Then, as in a pair, the camp
+    /// that looks better on its own (mean `exposure`) is the scene's exposure: the median fell
+    /// between the camps, and both clean frames of such a burst read 1.5–1.8 stops over and
+    /// ranked under an under-exposed one. `nil` when the widest gap is under `misfire` or one
+    /// camp is the larger (the median rules there).
+    static func betterCamp(of i: Int, siblings s: [Int], differences d: [Int: Double], photos: [SelectInput]) -> [Int]? {
+        // Each frame's place in stops, relative to i (d[j] is how much brighter i is than j).
+        var place: [(photo: Int, stops: Double)] = [(i, 0)]
+        for j in s { if let dj = d[j] { place.append((j, -dj)) } }
+        place.sort { a, b in a.stops != b.stops ? a.stops < b.stops : a.photo < b.photo }
+        guard place.count >= 3 else { return nil }
+        var cut = 0, widest = 0.0
+        for k in 1..<place.count where place[k].stops - place[k - 1].stops > widest { widest = place[k].stops - place[k - 1].stops; cut = k }
+        guard widest >= Self.misfire, cut * 2 == place.count else { return nil }
+        let darker = place[..<cut].map { $0.photo }, brighter = place[cut...].map { $0.photo }
+        func look(_ camp: [Int]) -> Double { camp.map { photos[$0].technical.exposure }.reduce(0, +) / Double(camp.count) }
+        return look(brighter) >= look(darker) ? brighter : darker
+    }
+
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
         var out: [Int: Double] = [:]
         var siblings: [Int: [Int]] = [:], differences: [Int: [Int: Double]] = [:]
@@ -96,7 +116,11 @@ public enum GroupExposure {
                 // Second reading: against the siblings that are not misfires themselves. Counting
                 // itself would pull a misfire of a burst of three towards 0; here it does not count.
                 let references = s.filter { j in first[j].map { abs($0) < Self.misfire } ?? false }
-                out[i] = (references.isEmpty ? s : references).compactMap { d[$0] }.median
+                if let camp = Self.betterCamp(of: i, siblings: s, differences: d, photos: photos) {
+                    out[i] = camp.contains(i) ? (camp.filter { $0 != i }.compactMap { d[$0] }.median ?? 0) : camp.compactMap { d[$0] }.median
+                } else {
+                    out[i] = (references.isEmpty ? s : references).compactMap { d[$0] }.median
+                }
             }
         }
         return out

@@ -86,7 +86,9 @@ public struct SelectStage: BarrierStage {
     /// 10: blur against the group is fitted on the power summed over orientations
     ///    (`PowerSpectrum.extraBlur`): a handheld turn is not blur.
     ///    A frame near its group's exposure is judged on exposure at least about as well as
-    ///    its best-exposed sibling (`sceneExposureStops`).
+    ///    its best-exposed sibling (`sceneExposureStops`). A grainy sibling witnesses blur when
+    ///    no other does; HDR and plain renditions never do. A burst split into two equal
+    ///    camps a stop apart is judged by the camp that looks right (`GroupExposure.betterCamp`).
     public static let version = 10
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
