@@ -47,8 +47,8 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
     /// handheld turn of a degree or two, the resampling of a shift). The mean of
     /// the per-sector fits (select v9) gave those sectors equal say: clean frames
     /// of a harbour read 0.6–0.8 px blurred against their siblings, more than a
-    /// mildly defocused frame, and within-scene AUC for blur on four held-out
-    /// trips was 0.88–0.92; summed, 0.94–1.0 (select v10). A smear counts less
+    /// mildly defocused frame: within-scene AUC for blur on three held-out trips
+    /// was 0.88–0.92; summed, 0.94–1.0 (select v10). A smear counts less
     /// here (the orientations it spares keep the sum up: a 9 px smear at 768 px
     /// reads σ 0.5); the quality analyzer's direction ratio and the comparison
     /// at 100 % (`NativeDetail.blurDifference`, per DCT sector) measure it.
