@@ -110,7 +110,7 @@ final class ClusterSelectTests: XCTestCase {
         let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
         XCTAssertEqual(s.picks.map { sel[$0].path }, ["a", "alike", "dark"])
         XCTAssertTrue(s.reasons[2].contains { $0.contains("fills the top 10: looks like a (similarity 0.85), a pick from another moment") }, "\(s.reasons[2])")
-        XCTAssertTrue(s.reasons[3].contains { $0.contains("fills the top 10: under 35% of the trip's best quality") }, "\(s.reasons[3])")
+        XCTAssertTrue(s.reasons[3].contains { $0.contains("fills the top 10: quality") && $0.contains("is under 35% of the trip's best") && $0.contains("but no other scene is left") }, "\(s.reasons[3])")
         XCTAssertTrue(s.reasons[1].contains { $0.hasPrefix("not offered: quality 0.20") }, "\(s.reasons[1])")
         // A top 2 is full before any filling; with filling off, the list stops short.
         let two = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 2])).run((sel, c))
@@ -185,6 +185,21 @@ final class ClusterSelectTests: XCTestCase {
         let ev2 = GroupExposure.measure(members: [0, 1, 2, 3], photos: bright)
         for i in 0...1 { XCTAssertLessThan(abs(try XCTUnwrap(ev2[i])), 0.2) }
         for i in 2...3 { XCTAssertGreaterThan(try XCTUnwrap(ev2[i]), 1.5) }
+    }
+
+    /// A scene shot badly throughout: its best frame is compared with faulty frames only, so
+    /// nothing shows it is clean. A group where the best has a clean sibling, or a pair, is
+    /// left alone.
+    func testTheBestOfABurstWhoseOtherFramesAreAllFaultyIsNotConfirmed() throws {
+        let tech = [0.9, 0.3, 0.2, 0.1, 0.85, 0.4, 0.8, 0.2]
+        // Group 0: blurred, misexposed and grainy siblings. Group 1: one clean sibling (6).
+        let blur: [Int: Double] = [1: 0.6, 5: 0.7, 7: 0.9], exposure: [Int: Double] = [2: -2.1, 3: 0.2], grain: [Int: Double] = [3: 6]
+        func unconfirmed(_ groups: [[Int]]) -> Set<Int> {
+            SelectStage.uncorroborated(groups: groups, tech: tech, blur: blur, exposure: exposure, grain: grain, blurRef: 0.45, grainRef: 5)
+        }
+        XCTAssertEqual(unconfirmed([[0, 1, 2, 3], [4, 5, 6]]), [0])
+        XCTAssertTrue(unconfirmed([[6, 7]]).isEmpty, "a pair is left alone")
+        XCTAssertTrue(unconfirmed([[0, 1, 2, 3, 6]]).isEmpty, "a clean sibling, even a worse one, confirms the scene can be shot well")
     }
 
     func testGroupExposureFindsTheMisfireByTheBurstsMedianOrInAPairByTheBetterExposed() throws {

@@ -89,6 +89,7 @@ public struct SelectStage: BarrierStage {
     ///    its best-exposed sibling (`sceneExposureStops`). A grainy sibling witnesses blur when
     ///    no other does; HDR and plain renditions never do. A burst split into two equal
     ///    camps a stop apart is judged by the camp that looks right (`GroupExposure.betterCamp`).
+    ///    A group whose every other frame is faulty offers its best only to fill (`uncorroborated`).
     public static let version = 10
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
@@ -100,6 +101,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("sceneExposureStops", 0.4, in: 0...3, "within a visual group, a frame this close to the group's exposure (in stops) is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene is not a fault of each frame; 0 turns this off"),
+        ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -142,6 +144,29 @@ public struct SelectStage: BarrierStage {
         return out
     }
 
+    static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, misexposed or grainy), so nothing shows this one is clean"
+
+    /// The best frames of visual groups (three photos or more) whose every other frame is
+    /// faulty against the group: extra blur of `blurRef` or more, a stop or more from its
+    /// exposure, or grain of half `grainRef` or more over it. Such a frame is compared with
+    /// faulty frames only, so a smeared frame beside a blurred one reads sharp, and the
+    /// least bad of a scene shot badly throughout was picked over clean scenes (8 of 10
+    /// faulty picks on the second generator's trips). A group with one clean frame among
+    /// faulty ones looks the same, so the frame is not removed: it waits for a short top N.
+    /// Pairs are left alone: a clean frame and its faulty twin are too common to doubt.
+    public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
+                                      blurRef: Double, grainRef: Double) -> Set<Int> {
+        func faulty(_ j: Int) -> Bool {
+            (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2
+        }
+        var out = Set<Int>()
+        for members in groups where members.count >= 3 {
+            guard let best = members.max(by: { tech[$0] != tech[$1] ? tech[$0] < tech[$1] : $0 > $1 }) else { continue }
+            if members.allSatisfy({ $0 == best || faulty($0) }) { out.insert(best) }
+        }
+        return out
+    }
+
     public func run(_ input: ([SelectInput], Clustering)) throws -> Selection {
         let (photos, clustering) = input
         let n = photos.count
@@ -154,12 +179,16 @@ public struct SelectStage: BarrierStage {
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
         let lift = Self.sceneExposure(groups: clustering.clusters.map(\.photos), photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
-        let tech = photos.indices.map { i -> Double in
+        var tech = photos.indices.map { i -> Double in
             let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
         }
+        let unconfirmed = parameters["uncorroborated"] < 1
+            ? Self.uncorroborated(groups: clustering.clusters.map(\.photos), tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise, blurRef: blurRef, grainRef: grainRef)
+            : []
+        for i in unconfirmed { tech[i] = r6(tech[i] * parameters["uncorroborated"]) }
         // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
         var groupFaces: [Int: GroupFaces.Value] = [:]
         let mainSize = parameters["mainFaceSize"]
@@ -214,14 +243,19 @@ public struct SelectStage: BarrierStage {
         // Candidates: the best of each group, above the quality floor.
         let tripBest = tech.max() ?? 0
         let floor = parameters["minQuality"] * tripBest
-        var candidates: [Int] = [], reserve: [Int] = []
+        var candidates: [Int] = [], reserve: [Int] = [], heldBack: [Int: String] = [:]
         for c in clustering.clusters {
             // A damaged best photo gives way to the best undamaged one of its group.
             guard let best = c.photos.filter({ photos[$0].damaged == nil }).min(by: better) else {
                 for i in c.photos { reasons[i].append("not offered: damaged file (\(photos[i].damaged!))") }
                 continue
             }
-            if tech[best] >= floor { candidates.append(best) } else { reserve.append(best) }
+            if c.photos.contains(where: unconfirmed.contains) {
+                reserve.append(best); heldBack[best] = Self.unconfirmedReason
+            } else if tech[best] >= floor { candidates.append(best) } else {
+                reserve.append(best)
+                heldBack[best] = String(format: "quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest)
+            }
         }
         let byOverall: (Int, Int) -> Bool = { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
         candidates.sort(by: byOverall)
@@ -229,10 +263,8 @@ public struct SelectStage: BarrierStage {
 
         let top = parameters.int("top")
         let bursts = shootingBursts(photos, clustering)
-        let (picks, fills) = diverse(candidates, reserve: reserve, limit: top, photos: photos, clustering: clustering, bursts: bursts)
-        for i in reserve where !picks.contains(i) {
-            reasons[i].append(String(format: "not offered: quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[i], 100 * parameters["minQuality"], tripBest))
-        }
+        let (picks, fills) = diverse(candidates, reserve: reserve, heldBack: heldBack, limit: top, photos: photos, clustering: clustering, bursts: bursts)
+        for i in reserve where !picks.contains(i) { reasons[i].append("not offered: " + (heldBack[i] ?? "")) }
         for (rank, i) in picks.enumerated() {
             let c = clustering.clusters[clustering.clusterOf[i]]
             var why: [String] = []
@@ -318,7 +350,7 @@ public struct SelectStage: BarrierStage {
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
     /// When that leaves the top N short, it is filled (reason returned per photo) from the
     /// rest: first look-alikes of picks of other moments, then groups under the quality floor.
-    func diverse(_ ranked: [Int], reserve: [Int], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?]) -> (picks: [Int], fills: [Int: String]) {
+    func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?]) -> (picks: [Int], fills: [Int: String]) {
         var picks: [Int] = []
         var used = Set<Int>()
         var fills: [Int: String] = [:]
@@ -349,12 +381,12 @@ public struct SelectStage: BarrierStage {
             return String(format: "looks like %@ (similarity %.2f), a pick from another moment", (photos[p].path as NSString).lastPathComponent, c)
         }
         guard fillLimit > threshold else { return (sorted(picks, ranked + reserve), fills) }
-        let floor = String(format: "under %.0f%% of the trip's best quality, but no other scene is left", 100 * parameters["minQuality"])
         for (list, isReserve) in [(ranked, false), (reserve, true)] {
             for i in list where picks.count < limit && !used.contains(i) {
                 guard let alike = lookAlike(i) else { continue }
                 picks.append(i); used.insert(i)
-                let why = [isReserve ? floor : "", alike].filter { !$0.isEmpty }.joined(separator: "; ")
+                let held = isReserve ? (heldBack[i] ?? "") + ", but no other scene is left" : ""
+                let why = [held, alike].filter { !$0.isEmpty }.joined(separator: "; ")
                 if !why.isEmpty { fills[i] = "fills the top \(limit): " + why }
             }
         }
