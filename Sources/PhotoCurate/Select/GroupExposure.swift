@@ -115,10 +115,10 @@ public enum GroupExposure {
             } else if s.count >= 2 {
                 // Second reading: against the siblings that are not misfires themselves. Counting
                 // itself would pull a misfire of a burst of three towards 0; here it does not count.
-                let references = s.filter { j in first[j].map { abs($0) < Self.misfire } ?? false }
                 if let camp = Self.betterCamp(of: i, siblings: s, differences: d, photos: photos) {
                     out[i] = camp.contains(i) ? (camp.filter { $0 != i }.compactMap { d[$0] }.median ?? 0) : camp.compactMap { d[$0] }.median
                 } else {
+                    let references = s.filter { j in first[j].map { abs($0) < Self.misfire } ?? false }
                     out[i] = (references.isEmpty ? s : references).compactMap { d[$0] }.median
                 }
             }

@@ -178,7 +178,8 @@ public struct SelectStage: BarrierStage {
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
-        let lift = Self.sceneExposure(groups: clustering.clusters.map(\.photos), photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
+        let groups = clustering.clusters.map(\.photos)
+        let lift = Self.sceneExposure(groups: groups, photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
         var tech = photos.indices.map { i -> Double in
             let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
@@ -186,7 +187,7 @@ public struct SelectStage: BarrierStage {
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
         }
         let unconfirmed = parameters["uncorroborated"] < 1
-            ? Self.uncorroborated(groups: clustering.clusters.map(\.photos), tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise, blurRef: blurRef, grainRef: grainRef)
+            ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise, blurRef: blurRef, grainRef: grainRef)
             : []
         for i in unconfirmed { tech[i] = r6(tech[i] * parameters["uncorroborated"]) }
         // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
