@@ -13,11 +13,19 @@ public enum FixtureFactory {
     /// A JPEG of a procedural scene, optionally with EXIF and stored rotated by
     /// `exif.orientation` (so that, turned upright, it shows the same scene).
     public static func jpeg(scene: Int, width: Int = 640, height: Int = 480, exif: ExifWriter.Fields? = nil,
-                            shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, quality: Int = 92) throws -> [UInt8] {
+                            shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, quality: Int = 92,
+                            smear: Int = 0, smearAngle: Double = 0) throws -> [UInt8] {
         try Vips.start()
         var img = try VImage.from(pixels: ProceduralScene.pixels(scene: scene, width: width, height: height, shiftX: shiftX), width: width, height: height, bands: 3)
         if gain != 1 { img = try img.linear().linear(a: [gain, gain, gain], b: [0, 0, 0]).fromLinear().castUChar() }
         if blur > 0 { img = try img.gaussblur(blur).castUChar() }
+        // A smear of `smear` px at `smearAngle` degrees: a shake (as `bench make-trip` makes one).
+        if smear > 1 {
+            let turned = smearAngle == 0 ? img : try img.similarity(scale: 1, angle: smearAngle)
+            let smeared = try turned.convolve(mask: [Double](repeating: 1 / Double(smear), count: smear), width: smear, height: 1)
+            let back = smearAngle == 0 ? smeared : try smeared.similarity(scale: 1, angle: -smearAngle)
+            img = try back.crop(x: (back.width - width) / 2, y: (back.height - height) / 2, width: width, height: height).castUChar()
+        }
         if noise > 0 {
             let n = try (0..<3).map { try VImage.noise(width: width, height: height, sigma: noise, seed: scene * 3 + $0) }
             img = try img.adding(VImage.bandjoin(n[0], n[1], n[2])).castUChar()

@@ -6,12 +6,13 @@ import XCTest
 /// The photo at 100 %: grain read from the JPEG's DCT blocks during the scaled decode.
 final class DetailTests: XCTestCase {
     /// A 1600×1200 frame decoded at 400 px (1/4 shrink-on-load), as a 12 MP photo is at 768 px.
-    func frame(scene: Int = 11, noise: Double = 0, orientation: Int? = nil, shiftX: Double = 0, blur: Double = 0) throws -> AnalysisImage {
+    func frame(scene: Int = 11, noise: Double = 0, orientation: Int? = nil, shiftX: Double = 0, blur: Double = 0, smear: Int = 0,
+               smearAngle: Double = 0, decodeTo: Int = 400) throws -> AnalysisImage {
         let dir = try temporaryDirectory()
         let path = dir + "/f.jpg"
         let exif = orientation.map { FixtureFactory.exif(time: nil, orientation: $0) }
-        try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 1600, height: 1200, exif: exif, shiftX: shiftX, blur: blur, noise: noise), to: path)
-        return try Decoder(longEdge: 400).decode(path)
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 1600, height: 1200, exif: exif, shiftX: shiftX, blur: blur, noise: noise, smear: smear, smearAngle: smearAngle), to: path)
+        return try Decoder(longEdge: decodeTo).decode(path)
     }
 
     func testGrainIsMeasuredAtFullResolutionNotAtTheAnalysisScale() throws {

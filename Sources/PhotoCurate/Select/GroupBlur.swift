@@ -90,6 +90,36 @@ public enum GroupBlur {
     /// Stops apart at which a sibling is no witness at all: a misexposed frame (the fault is 1.7).
     static let exposureFar = 1.7
 
+    /// Extra blur in one orientation (Δσ², analysis px²) at which a frame is smeared against
+    /// another. Over the development trips and the second generator's, a smeared frame is
+    /// this much blurrier than its group's best in its worst orientation in 77–89 % of
+    /// cases; two clean frames are, in 2 % (one orientation with little power, a handheld turn).
+    public static let smear = 0.8
+
+    /// Whether `a` is at least `smear` blurrier than `b` in some orientation sector.
+    public static func smeared(_ a: PowerSpectrum, against b: PowerSpectrum) -> Bool {
+        (a.sectorBlur(comparedWith: b).compactMap { $0 }.max() ?? 0) >= smear
+    }
+
+    /// Detail at 100 % that a sibling keeps over a frame in one orientation (Δσ² of the DCT fit,
+    /// in px² per 1000 px of long edge) that shows the frame is blurred itself. The fit reads
+    /// about half a blur, so this is near the spec's mild defocus (σ 0.5 per 1000 px, 0.25).
+    /// Of a scene's best frames with every sibling faulty, the defocused ones lost this much
+    /// to a smeared sibling (which keeps detail across its smear) in 7 of 8 cases on the second
+    /// generator's trips; clean ones, to any sibling, in 4 % (development trips: 5 %).
+    public static let detailKept = 0.15
+
+    /// Whether sibling `j` keeps detail at 100 % that photo `i` lost in some orientation
+    /// (`detailKept`): `i` is blurred, whatever else `j` is. Only siblings that are not
+    /// grainier at 100 % (grain passes for detail there) and less than a stop apart count.
+    public static func contradicts(_ j: SelectInput, _ i: SelectInput) -> Bool {
+        guard let a = i.detail, let b = j.detail, max(a.width, a.height) >= nativeScale * SelectInput.analysisLongEdge,
+              !grainier(b, than: a), abs(GroupExposure.difference(i.technical.measurements, j.technical.measurements)) < exposureApart
+        else { return false }
+        let k = pow(1000 / Double(max(a.width, a.height)), 2)
+        return (a.sectorBlurDifference(comparedWith: b).compactMap { $0 }.max() ?? 0) * k >= detailKept
+    }
+
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5) -> [Int: Value] {
         var out: [Int: Value] = [:]
         for i in members {

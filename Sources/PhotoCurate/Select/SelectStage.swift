@@ -90,7 +90,11 @@ public struct SelectStage: BarrierStage {
     ///    no other does; HDR and plain renditions never do. A burst split into two equal
     ///    camps a stop apart is judged by the camp that looks right (`GroupExposure.betterCamp`).
     ///    A group whose every other frame is faulty offers its best only to fill (`uncorroborated`).
-    public static let version = 10
+    /// 11: a sibling smeared against the best frame (`GroupBlur.smear` in one orientation) counts as
+    ///    faulty when a group's best frame is confirmed (`uncorroborated`); the doubt falls on the whole
+    ///    group, twice when a sibling keeps detail at 100 % that the best lost (`GroupBlur.contradicts`),
+    ///    and such groups fill a short top N last.
+    public static let version = 11
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
@@ -101,7 +105,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("sceneExposureStops", 0.4, in: 0...3, "within a visual group, a frame this close to the group's exposure (in stops) is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene is not a fault of each frame; 0 turns this off"),
-        ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
+        ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -144,7 +148,8 @@ public struct SelectStage: BarrierStage {
         return out
     }
 
-    static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, misexposed or grainy), so nothing shows this one is clean"
+    static let contradictedReason = "; a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
+    static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
     /// The best frames of visual groups (three photos or more) whose every other frame is
     /// faulty against the group: extra blur of `blurRef` or more, a stop or more from its
@@ -154,15 +159,24 @@ public struct SelectStage: BarrierStage {
     /// faulty picks on the second generator's trips). A group with one clean frame among
     /// faulty ones looks the same, so the frame is not removed: it waits for a short top N.
     /// Pairs are left alone: a clean frame and its faulty twin are too common to doubt.
+    ///
+    /// A sibling also counts as faulty when it is smeared against the best frame: blurrier in
+    /// one orientation by `GroupBlur.smear` or more (`spectra`, when given). The blur against
+    /// the group is one fit over all orientations, where a smear counts little (the ones it
+    /// spares keep the sum up): beside a mildly defocused best frame, frames smeared 25 px at
+    /// 4000 px read 0–0.2 px blurred, so the scene looked confirmed and its defocused frame
+    /// was picked (two trips of the second generator).
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
-                                      blurRef: Double, grainRef: Double) -> Set<Int> {
-        func faulty(_ j: Int) -> Bool {
-            (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2
+                                      blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = []) -> Set<Int> {
+        func faulty(_ j: Int, against best: Int) -> Bool {
+            if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
+            guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
+            return GroupBlur.smeared(sj, against: sb)
         }
         var out = Set<Int>()
         for members in groups where members.count >= 3 {
             guard let best = members.max(by: { tech[$0] != tech[$1] ? tech[$0] < tech[$1] : $0 > $1 }) else { continue }
-            if members.allSatisfy({ $0 == best || faulty($0) }) { out.insert(best) }
+            if members.allSatisfy({ $0 == best || faulty($0, against: best) }) { out.insert(best) }
         }
         return out
     }
@@ -187,9 +201,21 @@ public struct SelectStage: BarrierStage {
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
         }
         let unconfirmed = parameters["uncorroborated"] < 1
-            ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise, blurRef: blurRef, grainRef: grainRef)
+            ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
+                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum))
             : []
-        for i in unconfirmed { tech[i] = r6(tech[i] * parameters["uncorroborated"]) }
+        // The whole group pays, so its order stays: its second frame (smeared, say) must not
+        // step up as the group's candidate because its best was doubted.
+        // A best frame that a sibling shows to be blurred (`GroupBlur.contradicts`) pays twice,
+        // and its group fills a short top N only after the groups merely unconfirmed.
+        let groupOf = clustering.clusterOf
+        let contradicted = Set(unconfirmed.filter { b in
+            SelectInput.siblings(of: b, in: groups[groupOf[b]], photos).contains { GroupBlur.contradicts(photos[$0], photos[b]) }
+        }.map { groupOf[$0] })
+        for b in unconfirmed {
+            let k = pow(parameters["uncorroborated"], contradicted.contains(groupOf[b]) ? 2 : 1)
+            for i in groups[groupOf[b]] { tech[i] = r6(tech[i] * k) }
+        }
         // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
         var groupFaces: [Int: GroupFaces.Value] = [:]
         let mainSize = parameters["mainFaceSize"]
@@ -252,7 +278,8 @@ public struct SelectStage: BarrierStage {
                 continue
             }
             if c.photos.contains(where: unconfirmed.contains) {
-                reserve.append(best); heldBack[best] = Self.unconfirmedReason
+                reserve.append(best)
+                heldBack[best] = Self.unconfirmedReason + (contradicted.contains(c.id) ? Self.contradictedReason : "")
             } else if tech[best] >= floor { candidates.append(best) } else {
                 reserve.append(best)
                 heldBack[best] = String(format: "quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest)
@@ -260,7 +287,10 @@ public struct SelectStage: BarrierStage {
         }
         let byOverall: (Int, Int) -> Bool = { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
         candidates.sort(by: byOverall)
-        reserve.sort(by: byOverall)
+        reserve.sort { a, b in
+            let ca = contradicted.contains(groupOf[a]), cb = contradicted.contains(groupOf[b])
+            return ca != cb ? cb : byOverall(a, b)
+        }
 
         let top = parameters.int("top")
         let bursts = shootingBursts(photos, clustering)

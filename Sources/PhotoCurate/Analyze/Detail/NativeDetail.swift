@@ -112,13 +112,20 @@ public struct NativeDetail: Codable, Sendable, Equatable {
     /// The DCT's leakage makes it read about half a large blur; it is for ranking
     /// burst frames, not for a σ in px. `nil` when no sector has 3 such frequencies.
     public func blurDifference(comparedWith other: NativeDetail) -> Double? {
+        let fits = sectorBlurDifference(comparedWith: other).compactMap { $0 }
+        return fits.isEmpty ? nil : fits.reduce(0, +) / Double(fits.count)
+    }
+
+    /// `blurDifference` per orientation sector (0 along x, 1 diagonal, 2 along y; `nil` where
+    /// fewer than 3 frequencies qualify). A smear takes detail along its direction only, so a
+    /// smeared frame keeps, across the smear, detail that a defocused sibling has lost.
+    public func sectorBlurDifference(comparedWith other: NativeDetail) -> [Double?] {
         // Frames of different sizes compare in cycles per pixel of their own width.
         let scale = Double(max(width, height)) / Double(max(1, max(other.width, other.height)))
         // Upright frequency k's position in each file: a frame shot on its side holds a
         // horizontal edge's detail where its sibling holds a vertical one's.
         func at(_ k: Int, _ t: Bool?) -> Int { t == true ? (k % 8) * 8 + k / 8 : k }
-        var fits: [Double] = []
-        for ks in Self.sectorPositions {
+        return Self.sectorPositions.map { ks -> Double? in
             let finest = ks.suffix(4)
             let fa = finest.map { Double(power[at($0, transposed)]) }.reduce(0, +) / Double(finest.count)
             let fb = finest.map { Double(other.power[at($0, other.transposed)]) }.reduce(0, +) / Double(finest.count)
@@ -128,13 +135,12 @@ public struct NativeDetail: Codable, Sendable, Equatable {
                 guard a > 3 * fa + 1, b > 3 * fb + 1 else { continue }
                 xs.append(Self.f2(k)); ys.append(log(a / b))
             }
-            guard xs.count >= 3 else { continue }
+            guard xs.count >= 3 else { return nil }
             let n = Double(xs.count), mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
             var sxx = 0.0, sxy = 0.0
             for i in xs.indices { sxx += (xs[i] - mx) * (xs[i] - mx); sxy += (xs[i] - mx) * (ys[i] - my) }
-            guard sxx > 0 else { continue }
-            fits.append(-(sxy / sxx) / (4 * Double.pi * Double.pi) * scale * scale)
+            guard sxx > 0 else { return nil }
+            return -(sxy / sxx) / (4 * Double.pi * Double.pi) * scale * scale
         }
-        return fits.isEmpty ? nil : fits.reduce(0, +) / Double(fits.count)
     }
 }

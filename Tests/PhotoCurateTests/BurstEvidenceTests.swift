@@ -1,0 +1,68 @@
+import Foundation
+@testable import PhotoCurate
+import PhotoCurateTestSupport
+import XCTest
+
+/// A scene shot badly throughout: whether anything in the burst shows its best frame is clean.
+final class BurstEvidenceTests: XCTestCase {
+    func spectrum(blur: Double = 0, smear: Int = 0, shiftX: Double = 0) throws -> PowerSpectrum {
+        let dir = try temporaryDirectory()
+        let path = dir + "/f.jpg"
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: 11, width: 1600, height: 1200, shiftX: shiftX, blur: blur, smear: smear), to: path)
+        return SpectrumAnalyzer().analyze(try Decoder(longEdge: 400).decode(path))
+    }
+
+    /// The blur against the group sums all orientations, where a smear counts little: beside
+    /// a mildly defocused best frame, smeared siblings looked clean and confirmed it. In its
+    /// worst orientation a smeared frame is plainly the blurrier; two clean frames are not.
+    func testASmearedSiblingIsFaultyAgainstTheBestAndDoesNotConfirmIt() throws {
+        let defocused = try spectrum(blur: 1.2), smeared = try spectrum(smear: 18, shiftX: 0.01)
+        let clean = try spectrum(shiftX: 0.005), clean2 = try spectrum(shiftX: 0.012)
+        XCTAssertTrue(GroupBlur.smeared(smeared, against: defocused))
+        XCTAssertFalse(GroupBlur.smeared(clean2, against: clean), "two clean frames")
+        XCTAssertFalse(GroupBlur.smeared(defocused, against: clean), "a mild defocus is no smear (the group blur sees it)")
+
+        // Frames 0–3: defocused (best by score), smeared, smeared, grainy. 4, 5: clean.
+        let spectra: [PowerSpectrum?] = [defocused, smeared, smeared, defocused, clean, clean2]
+        let tech = [0.95, 0.9, 0.88, 0.3, 0.97, 0.96], grain: [Int: Double] = [3: 12]
+        func unconfirmed(_ g: [Int], _ s: [PowerSpectrum?]) -> Set<Int> {
+            SelectStage.uncorroborated(groups: [g], tech: tech, blur: [:], exposure: [:], grain: grain, blurRef: 0.45, grainRef: 5, spectra: s)
+        }
+        XCTAssertEqual(unconfirmed([0, 1, 2, 3], spectra), [0])
+        XCTAssertTrue(unconfirmed([0, 1, 2, 3], []).isEmpty, "without the orientations, the smeared frames looked clean")
+        XCTAssertTrue(unconfirmed([4, 5, 1, 3], spectra).isEmpty, "a clean sibling confirms a clean best")
+    }
+
+    /// At 100 %, a frame smeared along x keeps the detail along y that a defocused frame
+    /// lost: it shows the defocused frame is blurred, though it is faulty itself. A clean
+    /// frame loses nothing to it, and a grainy frame's grain is not detail.
+    func testASiblingThatKeepsDetailInOneDirectionShowsTheBestIsBlurred() throws {
+        // DCT power of a 4000 px frame: content falling as 1/f², times each blur's transfer.
+        func detail(sigmaX: Double, sigmaY: Double, grain: Double = 0) -> NativeDetail {
+            let power = (0..<64).map { k -> Float in
+                let u = Double(k % 8) / 16, v = Double(k / 8) / 16
+                guard k > 0 else { return 0 }
+                let content = 4000 / (u * u + v * v + 0.001) * exp(-4 * .pi * .pi * (u * u * sigmaX * sigmaX + v * v * sigmaY * sigmaY))
+                return Float(content + 2 + grain * grain)
+            }
+            return NativeDetail(width: 4000, height: 3000, noiseLuma: grain, grainUnmeasured: nil, noiseChroma: nil, power: power,
+                                nonzero: [Float](repeating: 1, count: 64), quant: [Int](repeating: 2, count: 64), tiles: [], transposed: false, sharpWidth: nil)
+        }
+        func input(_ d: NativeDetail) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: 1, noise: 1, composition: 0.5, overall: 0.9,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: 0.4, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.4))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]), detail: d)
+        }
+        let defocused = input(detail(sigmaX: 2.4, sigmaY: 2.4))     // σ 0.6 per 1000 px
+        let smeared = input(detail(sigmaX: 3.5, sigmaY: 0.3))       // a 12 px smear along x
+        let clean = input(detail(sigmaX: 0.3, sigmaY: 0.3)), clean2 = input(detail(sigmaX: 0.35, sigmaY: 0.3))
+        let grainy = input(detail(sigmaX: 2.4, sigmaY: 2.4, grain: 12))
+        XCTAssertTrue(GroupBlur.contradicts(smeared, defocused))
+        XCTAssertFalse(GroupBlur.contradicts(smeared, clean), "a clean frame loses nothing to a smeared one")
+        XCTAssertFalse(GroupBlur.contradicts(clean2, clean))
+        XCTAssertTrue(GroupBlur.contradicts(clean, defocused))
+        XCTAssertFalse(GroupBlur.contradicts(grainy, smeared), "grain at 100 % is not detail")
+    }
+}
