@@ -14,7 +14,7 @@ public enum FixtureFactory {
     /// `exif.orientation` (so that, turned upright, it shows the same scene).
     public static func jpeg(scene: Int, width: Int = 640, height: Int = 480, exif: ExifWriter.Fields? = nil,
                             shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, quality: Int = 92,
-                            smear: Int = 0, smearAngle: Double = 0) throws -> [UInt8] {
+                            smear: Int = 0, smearAngle: Double = 0, storedTurned: Int = 0) throws -> [UInt8] {
         try Vips.start()
         var img = try VImage.from(pixels: ProceduralScene.pixels(scene: scene, width: width, height: height, shiftX: shiftX), width: width, height: height, bands: 3)
         if gain != 1 { img = try img.linear().linear(a: [gain, gain, gain], b: [0, 0, 0]).fromLinear().castUChar() }
@@ -30,6 +30,8 @@ public enum FixtureFactory {
             let n = try (0..<3).map { try VImage.noise(width: width, height: height, sigma: noise, seed: scene * 3 + $0) }
             img = try img.adding(VImage.bandjoin(n[0], n[1], n[2])).castUChar()
         }
+        // Pixels stored on their side with no tag to say so (a camera without an orientation sensor, an app that dropped it).
+        if storedTurned != 0 { img = try img.rotated(quarterTurns: storedTurned) }
         switch exif?.orientation ?? 1 {
         case 6: img = try img.rotated(quarterTurns: 3)
         case 8: img = try img.rotated(quarterTurns: 1)

@@ -8,9 +8,15 @@ public struct ClusterInput: Sendable {
     public var print: FeaturePrint
     public var quality: Double
     public var path: String
-    public init(epoch: Double?, latitude: Double?, longitude: Double?, print: FeaturePrint, quality: Double, path: String) {
+    /// Width over height as shown (EXIF orientation applied); nil when unknown.
+    public var aspect: Double?
+    /// Whether nothing says which way up it is (no EXIF orientation, or 1): it may be stored on its side.
+    public var orientationUnknown: Bool
+    public init(epoch: Double?, latitude: Double?, longitude: Double?, print: FeaturePrint, quality: Double, path: String,
+                aspect: Double? = nil, orientationUnknown: Bool = false) {
         self.epoch = epoch; self.latitude = latitude; self.longitude = longitude
         self.print = print; self.quality = quality; self.path = path
+        self.aspect = aspect; self.orientationUnknown = orientationUnknown
     }
 }
 
@@ -32,18 +38,61 @@ public struct ClusterInput: Sendable {
 /// Near-linear: the cost is n × window × dimension.
 public struct ClusterStage: BarrierStage {
     public static let id = "cluster"
-    public static let version = 1
+    /// 2: a photo stored on its side without an EXIF orientation is grouped turned (`sidewaysSimilarity`).
+    public static let version = 2
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("similarity", 0.75, in: 0...1, "feature-print cosine at or above which two photos are one visual group"),
         ParameterSpec("timeWindow", 600, in: 0...86_400 * 30, "seconds without a photo that start a new moment"),
         ParameterSpec("locationRadius", 50, in: 0...1_000_000, "metres from a moment's centre that start a new moment"),
         ParameterSpec("maxPerCluster", 20, in: 1...10_000, integer: true, "largest visual group; bigger ones are cut in time order"),
         ParameterSpec("window", 128, in: 8...4096, integer: true, "time-ordered neighbours compared with each photo"),
+        ParameterSpec("sidewaysSimilarity", 0.9, in: 0...1, "a photo with no trusted time and no EXIF orientation that, turned a quarter, looks at least this much like a photo of the other shape (portrait against landscape), and more than it does upright, was stored on its side: it is grouped turned (unrelated photos turned reach 0.78); 1 turns this off"),
     ]
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
 
-    public func run(_ photos: [ClusterInput]) throws -> Clustering {
+    public func run(_ input: [ClusterInput]) throws -> Clustering {
+        let (photos, sideways) = upright(input)
+        var clustering = try group(photos)
+        clustering.sideways = sideways
+        return clustering
+    }
+
+    /// The inputs with the prints of photos stored on their side turned upright, and which
+    /// those are (index → degrees clockwise). Only photos that nothing orients (no trusted
+    /// time, so no camera burst to go by, and no EXIF orientation) are tried, against photos
+    /// of the other shape: a camera or an app that dropped the tag leaves the pixels on
+    /// their side, and such a frame did not join its own burst (a same-scene pair of picks).
+    func upright(_ photos: [ClusterInput]) -> ([ClusterInput], [Int: Int]) {
+        let limit = Float(parameters["sidewaysSimilarity"])
+        let tried = photos.indices.filter { photos[$0].epoch == nil && photos[$0].orientationUnknown && photos[$0].aspect != nil }
+        guard limit < 1, !tried.isEmpty else { return (photos, [:]) }
+        let n = photos.count
+        var rows = photos.map(\.print)
+        for i in tried { rows.append(FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: 1)); rows.append(FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: 3)) }
+        let m = SimilarityMatrix(rows)
+        var out = photos, turned: [Int: Int] = [:]
+        for (k, i) in tried.enumerated() {
+            let wide = photos[i].aspect! > 1
+            let others = (0..<n).filter { $0 != i && photos[$0].aspect.map { ($0 > 1) != wide && $0 != 1 } == true }
+            guard !others.isEmpty, photos[i].aspect != 1 else { continue }
+            let upright = m.block(rows: i..<(i + 1), cols: 0..<n)
+            let asIs = (0..<n).filter { $0 != i }.map { upright[$0] }.max() ?? -1
+            var best: (degrees: Int, cosine: Float)?
+            for (t, degrees) in [(0, 90), (1, 270)] {
+                let r = n + 2 * k + t
+                let s = m.block(rows: r..<(r + 1), cols: 0..<n)
+                let top = others.map { s[$0] }.max() ?? -1
+                if top >= limit, top > asIs, top > (best?.cosine ?? -1) { best = (degrees, top) }
+            }
+            guard let b = best else { continue }
+            out[i].print = FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: b.degrees / 90)
+            turned[i] = b.degrees
+        }
+        return (out, turned)
+    }
+
+    func group(_ photos: [ClusterInput]) throws -> Clustering {
         let n = photos.count
         let momentOf = moments(photos)
         let threshold = Float(parameters["similarity"])

@@ -32,4 +32,7 @@ public struct Clustering: Codable, Sendable {
     /// Per photo (same indexing as the input): moment id and visual group id.
     public var momentOf: [Int]
     public var clusterOf: [Int]
+    /// Photos found stored on their side without saying so (`ClusterStage`'s `sidewaysSimilarity`):
+    /// photo index → degrees clockwise that show it upright, as its group looks.
+    public var sideways: [Int: Int] = [:]
 }

@@ -49,4 +49,11 @@ public struct PhotoFacts: Codable, Sendable, Equatable {
     }
 
     public var hasGPS: Bool { latitude != nil && longitude != nil }
+
+    /// Width over height as shown (orientation 5–8 swap them); nil when the size is unknown.
+    public var displayAspect: Double? {
+        guard pixelWidth > 0, pixelHeight > 0 else { return nil }
+        let w = Double(pixelWidth), h = Double(pixelHeight)
+        return (5...8).contains(orientation) ? h / w : w / h
+    }
 }

@@ -125,7 +125,8 @@ public final class CurationRunner {
         let clusterInputs = usable.map { i -> ClusterInput in
             let r = records[i], f = r.facts!
             return ClusterInput(epoch: f.timeTrusted ? f.captureEpoch : nil, latitude: f.latitude, longitude: f.longitude,
-                                print: r.featurePrint!, quality: r.quality!.overall, path: r.file.path)
+                                print: r.featurePrint!, quality: r.quality!.overall, path: r.file.path,
+                                aspect: f.displayAspect, orientationUnknown: f.orientation == 1)
         }
         let clustering = try ClusterStage(parameters: p.parameters(ClusterStage.id)).run(clusterInputs)
         timings["cluster"] = Date().timeIntervalSince(t0)

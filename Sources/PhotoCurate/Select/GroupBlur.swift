@@ -109,10 +109,16 @@ public enum GroupBlur {
     /// generator's trips; clean ones, to any sibling, in 4 % (development trips: 5 %).
     public static let detailKept = 0.15
 
-    /// Whether sibling `j` keeps detail at 100 % that photo `i` lost in some orientation
-    /// (`detailKept`): `i` is blurred, whatever else `j` is. Only siblings that are not
-    /// grainier at 100 % (grain passes for detail there) and less than a stop apart count.
+    /// Whether sibling `j` keeps detail that photo `i` lost in some orientation: at 100 %
+    /// (`detailKept`), or at the analysis scale (`i` smeared against `j`). Then `i` is blurred,
+    /// whatever else `j` is. Only siblings that are not grainier (grain passes for detail)
+    /// and less than a stop apart count.
     public static func contradicts(_ j: SelectInput, _ i: SelectInput) -> Bool {
+        // At the analysis scale: `i` smeared against `j` (a smear beside a defocused frame).
+        if let si = i.spectrum, let sj = j.spectrum, !grainier(j.detail, than: i.detail),
+           j.technical.measurements.noiseSigma <= max(1.5 * i.technical.measurements.noiseSigma + 0.5, lightGrain),
+           abs(GroupExposure.difference(i.technical.measurements, j.technical.measurements)) < exposureApart,
+           smeared(si, against: sj) { return true }
         guard let a = i.detail, let b = j.detail, max(a.width, a.height) >= nativeScale * SelectInput.analysisLongEdge,
               !grainier(b, than: a), abs(GroupExposure.difference(i.technical.measurements, j.technical.measurements)) < exposureApart
         else { return false }

@@ -94,6 +94,7 @@ public struct SelectStage: BarrierStage {
     ///    faulty when a group's best frame is confirmed (`uncorroborated`); the doubt falls on the whole
     ///    group, twice when a sibling keeps detail at 100 % that the best lost (`GroupBlur.contradicts`),
     ///    and such groups fill a short top N last.
+    ///    A blank frame is never offered (`blankContrast`).
     public static let version = 11
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
@@ -106,6 +107,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("sceneExposureStops", 0.4, in: 0...3, "within a visual group, a frame this close to the group's exposure (in stops) is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene is not a fault of each frame; 0 turns this off"),
         ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
+        ParameterSpec("blankContrast", 0.03, in: 0...0.5, "a photo with almost no strong edge (under 100) whose brightness varies across the frame by less than this share of its mean (σ of the luma of a 16×16 grid of blocks over the mean luma), or by under 1 level, is a blank frame (a lens cap, a grey card) and is never offered; 0 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -148,6 +150,24 @@ public struct SelectStage: BarrierStage {
         return out
     }
 
+    /// Why photo `p` is a blank frame (a lens cap, a grey card, a test file), or nil: it has no
+    /// strong edge and its brightness varies across it by less than `blankContrast` of its mean
+    /// (or by under a level: a black frame). Nobody keeps one, however clean; a grey test file's
+    /// frames were picked, as their scene's only photos, on two trips of the second generator.
+    /// Relative, as a viewer sees contrast: a dark wallpaper varies by 2.2 levels, 14 % of its
+    /// mean, and is no blank; the grey frames of the trips vary by 2.3 % at most.
+    /// Strong edges that a blank frame may still show (JPEG blocks, a clipped corner); a real
+    /// photo has thousands, and the dullest in the trips (a dark wallpaper) varies by 14 %.
+    static let blankEdges = 100
+
+    func blank(_ p: SelectInput) -> String? {
+        let m = p.technical.measurements, limit = parameters["blankContrast"]
+        guard limit > 0, let spread = m.coarseSpread, m.edgeCount < Self.blankEdges else { return nil }
+        let mean = max(1, 255 * m.meanLuma)
+        guard spread < 1 || spread / mean < limit else { return nil }
+        return String(format: "a blank frame: its brightness varies by %.1f%% across it (σ %.1f levels) and it has %d strong edges", 100 * spread / mean, spread, m.edgeCount)
+    }
+
     static let contradictedReason = "; a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
@@ -182,7 +202,10 @@ public struct SelectStage: BarrierStage {
     }
 
     public func run(_ input: ([SelectInput], Clustering)) throws -> Selection {
-        let (photos, clustering) = input
+        var photos = input.0
+        let clustering = input.1
+        // A photo found stored on its side is compared with its group as it looks upright.
+        for (i, degrees) in clustering.sideways { photos[i].print = FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: degrees / 90) }
         let n = photos.count
         var reasons = [[String]](repeating: [], count: n)
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
@@ -233,7 +256,12 @@ public struct SelectStage: BarrierStage {
             let soft = frameSoft ? 1 : 1 / (1 + pow((1 - v.faceBlur) / faceBlurRef, 2))
             return r6(tech[i] * closed * turned * soft)
         }
-        func better(_ a: Int, _ b: Int) -> Bool { standing[a] != standing[b] ? standing[a] > standing[b] : photos[a].path < photos[b].path }
+        // A frame stored on its side (every viewer shows it sideways) gives way to an upright sibling.
+        func better(_ a: Int, _ b: Int) -> Bool {
+            let sa = clustering.sideways[a] != nil, sb = clustering.sideways[b] != nil
+            if sa != sb { return sb }
+            return standing[a] != standing[b] ? standing[a] > standing[b] : photos[a].path < photos[b].path
+        }
         let faceQuality = photos.map { p in p.faces.map { FaceQualityScore(faces: $0, mainSize: mainSize) } }
 
         // Context: uniqueness within the group, time of day, and how thinly the moment is covered.
@@ -272,9 +300,11 @@ public struct SelectStage: BarrierStage {
         let floor = parameters["minQuality"] * tripBest
         var candidates: [Int] = [], reserve: [Int] = [], heldBack: [Int: String] = [:]
         for c in clustering.clusters {
-            // A damaged best photo gives way to the best undamaged one of its group.
-            guard let best = c.photos.filter({ photos[$0].damaged == nil }).min(by: better) else {
-                for i in c.photos { reasons[i].append("not offered: damaged file (\(photos[i].damaged!))") }
+            // A damaged or blank best photo gives way to the best other one of its group.
+            guard let best = c.photos.filter({ photos[$0].damaged == nil && blank(photos[$0]) == nil }).min(by: better) else {
+                for i in c.photos {
+                    reasons[i].append(photos[i].damaged.map { "not offered: damaged file (\($0))" } ?? "not offered: " + (blank(photos[i]) ?? ""))
+                }
                 continue
             }
             if c.photos.contains(where: unconfirmed.contains) {
@@ -315,8 +345,11 @@ public struct SelectStage: BarrierStage {
             reasons[i] = why + reasons[i]
         }
         for (i, p) in photos.enumerated() {
-            guard let turn = p.suggestedRotation else { continue }
-            reasons[i].append("stored on its side: shown turned \(turn)° clockwise (its faces stand up only that way); the file is left as it is")
+            if let turn = p.suggestedRotation {
+                reasons[i].append("stored on its side: shown turned \(turn)° clockwise (its faces stand up only that way); the file is left as it is")
+            } else if let turn = clustering.sideways[i] {
+                reasons[i].append("stored on its side without an EXIF orientation: turned \(turn)° clockwise it looks like the rest of its group, and is grouped that way; the file is left as it is")
+            }
         }
         // Candidates left out say why: a pick they look like, or a full list.
         let threshold = Float(parameters["similarity"])

@@ -107,4 +107,32 @@ public struct FeaturePrintAnalyzer: Analyzer {
         }
         return hist
     }
+
+    /// `print` as the same photo turned `quarterTurns` × 90° clockwise would give it, without
+    /// decoding it again: the structure, colour and gradient grids turn, and each gradient
+    /// orientation moves by 90° (4 of the 8 bins over 180°). For a photo stored on its side
+    /// without an EXIF orientation, to compare it with its upright burst.
+    public static func turned(_ print: FeaturePrint, quarterTurns: Int) -> FeaturePrint {
+        let v = print.vector
+        guard v.count == dimension else { return print }
+        let q = ((quarterTurns % 4) + 4) % 4
+        // Clockwise: new (r, c) comes from old (n−1−c, r); three turns are one the other way.
+        func cell(_ r: Int, _ c: Int, _ n: Int) -> Int {
+            switch q {
+            case 1: return (n - 1 - c) * n + r
+            case 2: return (n - 1 - r) * n + (n - 1 - c)
+            case 3: return c * n + (n - 1 - r)
+            default: return r * n + c
+            }
+        }
+        var out = v
+        for r in 0..<16 { for c in 0..<16 { out[r * 16 + c] = v[cell(r, c, 16)] } }
+        for r in 0..<4 { for c in 0..<4 { for k in 0..<2 { out[256 + (r * 4 + c) * 2 + k] = v[256 + cell(r, c, 4) * 2 + k] } } }
+        for r in 0..<4 {
+            for c in 0..<4 {
+                for b in 0..<8 { out[288 + (r * 4 + c) * 8 + (b + 4 * q) % 8] = v[288 + cell(r, c, 4) * 8 + b] }
+            }
+        }
+        return FeaturePrint(vector: out)
+    }
 }

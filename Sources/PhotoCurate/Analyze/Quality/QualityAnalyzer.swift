@@ -37,7 +37,8 @@ public struct QualityAnalyzer: Analyzer {
     ///     burst, and no trip frame's score moved across 0.5.
     /// 14: exposure also falls when over a third of the frame is blown in some colour (`colourBlown`):
     ///     a colour-cast frame pushed 1.8 stops, 97 % blown in one channel, read 0.32 on luma alone.
-    public static let version = 14
+    /// 15: `coarseSpread` measured (how much brightness varies across the frame), so selection can tell a blank frame.
+    public static let version = 15
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -101,7 +102,24 @@ public struct QualityAnalyzer: Analyzer {
                                 whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
                                 grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r),
-                                noiseNote: thumbnail ? "not judged: a \(w)×\(h) thumbnail has no flat area to show grain in" : nil))
+                                noiseNote: thumbnail ? "not judged: a \(w)×\(h) thumbnail has no flat area to show grain in" : nil,
+                                coarseSpread: r(Self.coarseSpread(y, w, h))))
+    }
+
+    /// σ of the luma means of a 16×16 grid of blocks (levels): how much the frame's brightness
+    /// varies across it, with grain averaged away in each block.
+    static func coarseSpread(_ y: [Float], _ w: Int, _ h: Int, grid: Int = 16) -> Double {
+        guard w >= grid, h >= grid else { return 0 }
+        var sums = [Double](repeating: 0, count: grid * grid), counts = sums
+        y.withUnsafeBufferPointer { p in
+            for yy in 0..<h {
+                let row = min(grid - 1, yy * grid / h) * grid
+                for xx in 0..<w { sums[row + min(grid - 1, xx * grid / w)] += Double(p[yy * w + xx]); counts[row + min(grid - 1, xx * grid / w)] += 1 }
+            }
+        }
+        let means = zip(sums, counts).map { $0 / max(1, $1) }
+        let m = means.reduce(0, +) / Double(means.count)
+        return (means.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(means.count)).squareRoot()
     }
 
     // MARK: Sharpness

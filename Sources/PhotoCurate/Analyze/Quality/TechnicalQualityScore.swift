@@ -56,12 +56,17 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var brightestDeciles: [Double]
         /// Why noise was not judged (a thumbnail); nil when it was.
         public var noiseNote: String?
+        /// How much the frame's brightness varies across it: σ of the luma means of a 16×16 grid
+        /// of blocks (levels). Grain averages out in a block; a blank frame (a lens cap, a grey
+        /// card, a test file) stays near 0, the dullest real photo of the samples is at 13.
+        /// `nil` in results of quality v14 and before.
+        public var coarseSpread: Double?
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
-                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], noiseNote: String? = nil) {
-            self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
+                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], noiseNote: String? = nil, coarseSpread: Double? = nil) {
+            self.coarseSpread = coarseSpread; self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
             self.medianLuma = medianLuma ?? meanLuma
@@ -78,7 +83,8 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
             ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped, %.1f%% blown in some colour", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows, 100 * m.clippedColour)),
             ("noise", noise, m.noiseNote ?? String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)
                 + (m.grainNative.map { String(format: "; grain σ %.2f levels per pixel at 100 %%", $0) } ?? "")),
-            ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)),
+            ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)
+                + (m.coarseSpread.map { String(format: "; brightness varies by σ %.1f levels across the frame", $0) } ?? "")),
             ("overall", overall, "weighted geometric mean of the four"),
         ]
     }

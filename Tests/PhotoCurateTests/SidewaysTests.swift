@@ -1,0 +1,47 @@
+import Foundation
+import PhotoCurate
+import PhotoCurateTestSupport
+import XCTest
+
+/// A photo stored on its side with no EXIF orientation (a camera without the sensor, an app
+/// that dropped the tag) is found by how it looks turned, and grouped with its burst.
+final class SidewaysTests: XCTestCase {
+    func photo(scene: Int, shiftX: Double = 0, storedTurned: Int = 0) throws -> FeaturePrint {
+        let dir = try temporaryDirectory()
+        let path = dir + "/f.jpg"
+        // Portrait, as shown.
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: scene, width: 480, height: 640, shiftX: shiftX, storedTurned: storedTurned), to: path)
+        return FeaturePrintAnalyzer().analyze(try Decoder(longEdge: 320).decode(path))
+    }
+
+    func testAPrintTurnedIsThePrintOfThePhotoTurned() throws {
+        let upright = try photo(scene: 5)
+        let stored = try photo(scene: 5, storedTurned: 3)  // 90° counter-clockwise: shown right by 90° clockwise
+        XCTAssertLessThan(stored.cosine(upright), 0.75, "on its side it looks like another photo")
+        XCTAssertGreaterThan(FeaturePrintAnalyzer.turned(stored, quarterTurns: 1).cosine(upright), 0.95)
+        XCTAssertLessThan(FeaturePrintAnalyzer.turned(stored, quarterTurns: 3).cosine(upright), 0.75, "the wrong way up is not it")
+        XCTAssertEqual(FeaturePrintAnalyzer.turned(FeaturePrintAnalyzer.turned(stored, quarterTurns: 1), quarterTurns: 3), stored)
+    }
+
+    func testAFrameStoredOnItsSideWithoutATagJoinsItsBurst() throws {
+        let burst = try (0..<3).map { try photo(scene: 5, shiftX: 0.01 * Double($0)) }
+        let sideways = try photo(scene: 5, shiftX: 0.015, storedTurned: 3)
+        let other = try photo(scene: 9, storedTurned: 3)
+        func inputs(unknown: Bool) -> [ClusterInput] {
+            burst.enumerated().map { k, p in
+                ClusterInput(epoch: 1_700_000_000 + Double(k), latitude: nil, longitude: nil, print: p, quality: 0.8, path: "b\(k).jpg",
+                             aspect: 0.75, orientationUnknown: false)
+            } + [ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: sideways, quality: 0.8, path: "s.jpg", aspect: 4.0 / 3, orientationUnknown: unknown),
+                 ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: other, quality: 0.8, path: "o.jpg", aspect: 4.0 / 3, orientationUnknown: true)]
+        }
+        let stage = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs))
+        let c = try stage.run(inputs(unknown: true))
+        XCTAssertEqual(c.clusterOf[3], c.clusterOf[0], "the sideways frame is its burst's")
+        XCTAssertEqual(c.sideways, [3: 90])
+        XCTAssertNotEqual(c.clusterOf[4], c.clusterOf[0], "another scene on its side stays apart")
+        XCTAssertEqual(c.momentOf[3], c.momentOf[0], "and it joins its burst's moment")
+        let tagged = try stage.run(inputs(unknown: false))
+        XCTAssertNotEqual(tagged.clusterOf[3], tagged.clusterOf[0], "a photo whose EXIF says which way is up is taken as it says")
+        XCTAssertTrue(tagged.sideways.isEmpty)
+    }
+}
