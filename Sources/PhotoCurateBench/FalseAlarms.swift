@@ -38,6 +38,7 @@ public enum FalseAlarms {
                               q.measurements.grainNative.map { String(format: ", grain %.1f at 100 %%", $0) } ?? ""))
         }
         if let s = p.score, q.overall > 0, s.technical < 0.5 * q.overall { out.append(String(format: "burst %.2f of its quality", s.technical / q.overall)) }
+        if p.reasons.contains(where: { $0.hasPrefix("not offered: a blank frame") }) { out.append("blank frame") }
         return out
     }
 
