@@ -65,4 +65,51 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertTrue(GroupBlur.contradicts(clean, defocused))
         XCTAssertFalse(GroupBlur.contradicts(grainy, smeared), "grain at 100 % is not detail")
     }
+
+    /// The doubt falls on the whole group, so its order stays: with the defocused best held
+    /// back, a smeared sibling must not step up as the group's candidate, and the group only
+    /// fills a top N that the clean scene leaves short.
+    func testADoubtedGroupKeepsItsOrderAndOnlyFills() throws {
+        let sectors = 4, bins = 32
+        let probe = PowerSpectrum(sectors: sectors, bins: bins, power: [Float](repeating: 0, count: sectors * bins))
+        // Extra blur Δσ² per sector over a clean frame's content.
+        func spectrum(_ blur: [Double]) -> PowerSpectrum {
+            var p = [Float](repeating: 0, count: sectors * bins)
+            for s in 0..<sectors {
+                for b in 0..<bins {
+                    let f = probe.frequency(b), g = -4 * Double.pi * Double.pi * f * f
+                    p[s * bins + b] = Float((f < 0.4 ? 1e5 * pow(f + 0.02, -2) * exp(g * blur[s]) : 0) + 2)
+                }
+            }
+            return PowerSpectrum(sectors: sectors, bins: bins, power: p)
+        }
+        let defocus = 0.04, smear = 1.6  // a defocus the analysis scale hardly sees (as on the trips)
+        let a = FeaturePrint(vector: [1, 0]), b = FeaturePrint(vector: [0, 1])
+        // (print, seconds, quality, spectrum): a burst shot badly throughout, then a clean pair.
+        let frames: [(FeaturePrint, Double, Double, PowerSpectrum)] = [
+            (a, 0, 0.95, spectrum([defocus, defocus, defocus, defocus])),
+            (a, 1, 0.90, spectrum([smear, 0, 0, 0])), (a, 2, 0.88, spectrum([0, 0, smear, 0])), (a, 3, 0.86, spectrum([0, smear, 0, 0])),
+            (b, 36_000, 0.70, spectrum([0, 0, 0, 0])), (b, 36_001, 0.69, spectrum([0.02, 0.02, 0.02, 0.02])),
+        ]
+        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
+        for (k, (p, t, q, sp)) in frames.enumerated() {
+            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: "f\(k)"))
+            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 1000, laplacianVariance: 0,
+                                                       noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1)
+            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
+            sel.append(SelectInput(path: "f\(k)", technical: tq, localHour: 12, timeLabel: "12:00", print: p, spectrum: sp, epoch: 1_000_000 + t))
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.clusters.count, 2)
+        func run(top: Int) throws -> Selection {
+            try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": Double(top), "minQuality": 0])).run((sel, c))
+        }
+        XCTAssertEqual(try run(top: 1).picks, [4], "the clean scene first")
+        let two = try run(top: 2)
+        XCTAssertEqual(Set(two.picks), [4, 0], "the doubted group fills with its best, not a smeared frame")
+        XCTAssertTrue(two.reasons[0].contains { $0.contains("fills the top 2: every other frame of its burst is faulty against it") }, "\(two.reasons[0])")
+        XCTAssertGreaterThan(two.scores[0].technical, two.scores[1].technical)
+        XCTAssertLessThan(two.scores[1].technical, 0.9 * 0.61, "its siblings share the doubt")
+    }
 }
