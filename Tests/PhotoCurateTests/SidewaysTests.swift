@@ -44,4 +44,20 @@ final class SidewaysTests: XCTestCase {
         XCTAssertNotEqual(tagged.clusterOf[3], tagged.clusterOf[0], "a photo whose EXIF says which way is up is taken as it says")
         XCTAssertTrue(tagged.sideways.isEmpty)
     }
+
+    /// A quarter turn moves every orientation by 90°: a smear along x, stored on its side,
+    /// reads along y until its spectrum is turned back.
+    func testASpectrumTurnedIsTheSpectrumOfThePhotoTurned() throws {
+        func spectrum(storedTurned: Int) throws -> PowerSpectrum {
+            let path = try temporaryDirectory() + "/f.jpg"
+            try FixtureFactory.write(try FixtureFactory.jpeg(scene: 5, width: 640, height: 480, smear: 9, storedTurned: storedTurned), to: path)
+            return SpectrumAnalyzer().analyze(try Decoder(longEdge: 640).decode(path))
+        }
+        let upright = try spectrum(storedTurned: 0), stored = try spectrum(storedTurned: 3)
+        let sectorsApart = stored.sectorBlur(comparedWith: upright).compactMap { $0 }
+        XCTAssertGreaterThan(sectorsApart.map(abs).max() ?? 0, 1, "as stored, the smear lies in another orientation")
+        let turned = stored.turned(quarterTurns: 1).sectorBlur(comparedWith: upright).compactMap { $0 }
+        XCTAssertLessThan(turned.map(abs).max() ?? 9, 0.35, "turned back, every orientation matches")
+        XCTAssertEqual(stored.turned(quarterTurns: 2), stored)
+    }
 }

@@ -204,8 +204,13 @@ public struct SelectStage: BarrierStage {
     public func run(_ input: ([SelectInput], Clustering)) throws -> Selection {
         var photos = input.0
         let clustering = input.1
-        // A photo found stored on its side is compared with its group as it looks upright.
-        for (i, degrees) in clustering.sideways { photos[i].print = FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: degrees / 90) }
+        // A photo found stored on its side is compared with its group as it looks upright: its
+        // print, its orientation sectors, and its DCT frequencies (u, v) read as (v, u).
+        for (i, degrees) in clustering.sideways {
+            photos[i].print = FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: degrees / 90)
+            photos[i].spectrum = photos[i].spectrum?.turned(quarterTurns: degrees / 90)
+            if degrees % 180 != 0, let d = photos[i].detail { photos[i].detail?.transposed = !(d.transposed ?? false) }
+        }
         let n = photos.count
         var reasons = [[String]](repeating: [], count: n)
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]

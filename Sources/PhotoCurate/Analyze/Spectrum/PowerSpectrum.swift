@@ -63,6 +63,20 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
         return isotropic.sectorBlur(comparedWith: other.isotropic, band: band, signalToNoise: signalToNoise).first ?? nil
     }
 
+    /// The spectrum of the photo turned by `quarterTurns` × 90°: a quarter turn moves every
+    /// orientation by 90°, half of the 0–180° the sectors cover. For a photo found stored on
+    /// its side, so its sectors compare with its upright siblings'. An odd number of sectors
+    /// cannot be turned; it is returned as it is.
+    public func turned(quarterTurns: Int) -> PowerSpectrum {
+        guard quarterTurns % 2 != 0, sectors % 2 == 0 else { return self }
+        var p = power
+        for sector in 0..<sectors {
+            let to = (sector + sectors / 2) % sectors
+            for b in 0..<bins { p[to * bins + b] = power[sector * bins + b] }
+        }
+        return PowerSpectrum(sectors: sectors, bins: bins, power: p)
+    }
+
     /// All orientations in one sector: power summed over the sectors.
     public var isotropic: PowerSpectrum {
         var p = [Float](repeating: 0, count: bins)
