@@ -65,7 +65,8 @@ public struct ClusterStage: BarrierStage {
     /// their side, and such a frame did not join its own burst (a same-scene pair of picks).
     func upright(_ photos: [ClusterInput]) -> ([ClusterInput], [Int: Int]) {
         let limit = Float(parameters["sidewaysSimilarity"])
-        let tried = photos.indices.filter { photos[$0].epoch == nil && photos[$0].orientationUnknown && photos[$0].aspect != nil }
+        // A square photo has no other shape to match.
+        let tried = photos.indices.filter { photos[$0].epoch == nil && photos[$0].orientationUnknown && (photos[$0].aspect ?? 1) != 1 }
         guard limit < 1, !tried.isEmpty else { return (photos, [:]) }
         let n = photos.count
         var rows = photos.map(\.print)
@@ -75,7 +76,7 @@ public struct ClusterStage: BarrierStage {
         for (k, i) in tried.enumerated() {
             let wide = photos[i].aspect! > 1
             let others = (0..<n).filter { $0 != i && photos[$0].aspect.map { ($0 > 1) != wide && $0 != 1 } == true }
-            guard !others.isEmpty, photos[i].aspect != 1 else { continue }
+            guard !others.isEmpty else { continue }
             let upright = m.block(rows: i..<(i + 1), cols: 0..<n)
             let asIs = (0..<n).filter { $0 != i }.map { upright[$0] }.max() ?? -1
             var best: (degrees: Int, cosine: Float)?

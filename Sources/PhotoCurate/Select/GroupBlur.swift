@@ -58,6 +58,11 @@ public enum GroupBlur {
     /// trip read 0.5–1 px²).
     public static let nativeScale = 2
 
+    /// Whether `b` is clearly noisier at the analysis scale than `a` (beyond `lightGrain`).
+    static func noisier(_ b: TechnicalQualityScore.Measurements, than a: TechnicalQualityScore.Measurements) -> Bool {
+        b.noiseSigma > max(1.5 * a.noiseSigma + 0.5, lightGrain)
+    }
+
     /// Grain at 100 % (levels per pixel) that a reference may carry whatever this frame's:
     /// half of what a person rejects (8).
     static let lightNativeGrain = 4.0
@@ -114,14 +119,12 @@ public enum GroupBlur {
     /// whatever else `j` is. Only siblings that are not grainier (grain passes for detail)
     /// and less than a stop apart count.
     public static func contradicts(_ j: SelectInput, _ i: SelectInput) -> Bool {
+        guard !grainier(j.detail, than: i.detail),
+              abs(GroupExposure.difference(i.technical.measurements, j.technical.measurements)) < exposureApart else { return false }
         // At the analysis scale: `i` smeared against `j` (a smear beside a defocused frame).
-        if let si = i.spectrum, let sj = j.spectrum, !grainier(j.detail, than: i.detail),
-           j.technical.measurements.noiseSigma <= max(1.5 * i.technical.measurements.noiseSigma + 0.5, lightGrain),
-           abs(GroupExposure.difference(i.technical.measurements, j.technical.measurements)) < exposureApart,
+        if !noisier(j.technical.measurements, than: i.technical.measurements), let si = i.spectrum, let sj = j.spectrum,
            smeared(si, against: sj) { return true }
-        guard let a = i.detail, let b = j.detail, max(a.width, a.height) >= nativeScale * SelectInput.analysisLongEdge,
-              !grainier(b, than: a), abs(GroupExposure.difference(i.technical.measurements, j.technical.measurements)) < exposureApart
-        else { return false }
+        guard let a = i.detail, let b = j.detail, max(a.width, a.height) >= nativeScale * SelectInput.analysisLongEdge else { return false }
         let k = pow(1000 / Double(max(a.width, a.height)), 2)
         return (a.sectorBlurDifference(comparedWith: b).compactMap { $0 }.max() ?? 0) * k >= detailKept
     }
@@ -144,7 +147,7 @@ public enum GroupBlur {
                 // curves differ, and the HDR one read 0.5 px blurred (a camera file's false alarm).
                 let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
                 guard apart < Self.exposureFar, !renditions, let d = si.extraBlur(comparedWith: sj) else { continue }
-                let grainy = mj.noiseSigma > max(1.5 * mi.noiseSigma + 0.5, Self.lightGrain) || Self.grainier(photos[j].detail, than: photos[i].detail)
+                let grainy = Self.noisier(mj, than: mi) || Self.grainier(photos[j].detail, than: photos[i].detail)
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
                 tiers[grainy ? (tier == 2 ? 4 : 3) : tier].append((d, j))
             }

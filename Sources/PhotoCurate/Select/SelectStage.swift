@@ -150,16 +150,17 @@ public struct SelectStage: BarrierStage {
         return out
     }
 
-    /// Why photo `p` is a blank frame (a lens cap, a grey card, a test file), or nil: it has no
-    /// strong edge and its brightness varies across it by less than `blankContrast` of its mean
-    /// (or by under a level: a black frame). Nobody keeps one, however clean; a grey test file's
-    /// frames were picked, as their scene's only photos, on two trips of the second generator.
-    /// Relative, as a viewer sees contrast: a dark wallpaper varies by 2.2 levels, 14 % of its
-    /// mean, and is no blank; the grey frames of the trips vary by 2.3 % at most.
     /// Strong edges that a blank frame may still show (JPEG blocks, a clipped corner); a real
-    /// photo has thousands, and the dullest in the trips (a dark wallpaper) varies by 14 %.
+    /// photo has thousands.
     static let blankEdges = 100
 
+    /// Why photo `p` is a blank frame (a lens cap, a grey card, a test file), or nil: it has
+    /// almost no strong edge (`blankEdges`) and its brightness varies across it by less than
+    /// `blankContrast` of its mean (or by under a level: a black frame). Nobody keeps one,
+    /// however clean; a grey test file's frames were picked, as their scene's only photos, on
+    /// two trips of the second generator. Relative, as a viewer sees contrast: a dark wallpaper
+    /// varies by 2.2 levels, 14 % of its mean, and is no blank; the grey frames of the trips
+    /// vary by 2.3 % at most.
     func blank(_ p: SelectInput) -> String? {
         let m = p.technical.measurements, limit = parameters["blankContrast"]
         guard limit > 0, let spread = m.coarseSpread, m.edgeCount < Self.blankEdges else { return nil }
@@ -168,7 +169,7 @@ public struct SelectStage: BarrierStage {
         return String(format: "a blank frame: its brightness varies by %.1f%% across it (σ %.1f levels) and it has %d strong edges", 100 * spread / mean, spread, m.edgeCount)
     }
 
-    static let contradictedReason = "; a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
+    static let contradictedReason = "a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
     /// The best frames of visual groups (three photos or more) whose every other frame is
@@ -314,7 +315,7 @@ public struct SelectStage: BarrierStage {
             }
             if c.photos.contains(where: unconfirmed.contains) {
                 reserve.append(best)
-                heldBack[best] = Self.unconfirmedReason + (contradicted.contains(c.id) ? Self.contradictedReason : "")
+                heldBack[best] = Self.unconfirmedReason + (contradicted.contains(c.id) ? "; " + Self.contradictedReason : "")
             } else if tech[best] >= floor { candidates.append(best) } else {
                 reserve.append(best)
                 heldBack[best] = String(format: "quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest)

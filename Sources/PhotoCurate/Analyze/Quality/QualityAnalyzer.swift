@@ -111,10 +111,12 @@ public struct QualityAnalyzer: Analyzer {
     static func coarseSpread(_ y: [Float], _ w: Int, _ h: Int, grid: Int = 16) -> Double {
         guard w >= grid, h >= grid else { return 0 }
         var sums = [Double](repeating: 0, count: grid * grid), counts = sums
+        // Each column's block, once, not a division per pixel.
+        let column = (0..<w).map { min(grid - 1, $0 * grid / w) }
         y.withUnsafeBufferPointer { p in
             for yy in 0..<h {
                 let row = min(grid - 1, yy * grid / h) * grid
-                for xx in 0..<w { sums[row + min(grid - 1, xx * grid / w)] += Double(p[yy * w + xx]); counts[row + min(grid - 1, xx * grid / w)] += 1 }
+                for xx in 0..<w { sums[row + column[xx]] += Double(p[yy * w + xx]); counts[row + column[xx]] += 1 }
             }
         }
         let means = zip(sums, counts).map { $0 / max(1, $1) }
