@@ -23,6 +23,9 @@ public struct PhotoScore: Codable, Sendable, Equatable {
     /// Extra per-pixel grain σ at 100 % (levels) over the median of its visual group; `nil`
     /// without native detail (not a JPEG) or a comparable sibling.
     public var grainVsGroup: Double?
+    /// Blur along one orientation beyond across it, in excess of its visual group's (px² at the
+    /// analysis scale; `GroupSmear`); `nil` with fewer than two comparable siblings.
+    public var smearVsGroup: Double? = nil
 }
 
 /// What kind of photo it is, which sets the weights of `PhotoScore.overall`.

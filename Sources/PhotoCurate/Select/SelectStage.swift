@@ -95,7 +95,9 @@ public struct SelectStage: BarrierStage {
     ///    group, twice when a sibling keeps detail at 100 % that the best lost (`GroupBlur.contradicts`),
     ///    and such groups fill a short top N last.
     ///    A blank frame is never offered (`blankContrast`).
-    public static let version = 11
+    /// 12: a frame smeared within itself beyond its siblings (`GroupSmear`) counts as faulty when
+    ///    its group's best is confirmed, and a best frame so smeared is doubted twice.
+    public static let version = 12
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
@@ -170,6 +172,7 @@ public struct SelectStage: BarrierStage {
     }
 
     static let contradictedReason = "a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
+    static let smearedItselfReason = "it is blurred more along one direction than across it, beyond what its siblings show of the scene: smeared itself"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
     /// The best frames of visual groups (three photos or more) whose every other frame is
@@ -187,8 +190,15 @@ public struct SelectStage: BarrierStage {
     /// spares keep the sum up): beside a mildly defocused best frame, frames smeared 25 px at
     /// 4000 px read 0–0.2 px blurred, so the scene looked confirmed and its defocused frame
     /// was picked (two trips of the second generator).
+    ///
+    /// A best frame smeared within itself beyond every sibling (`GroupSmear`, excess of
+    /// `GroupSmear.smeared` or more) is doubted whatever its siblings: two frames smeared
+    /// alike read as sharp as each other, and a scene with no clean frame looked confirmed by
+    /// its second smear (a held-out trip of the second generator). Siblings are not judged
+    /// so: clean ones exceed that in 0.5 % of cases, and each such one had left a clean
+    /// scene with no confirmation (four groups of the 33 trips, against none gained).
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
-                                      blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = []) -> Set<Int> {
+                                      blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:]) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
@@ -197,7 +207,7 @@ public struct SelectStage: BarrierStage {
         var out = Set<Int>()
         for members in groups where members.count >= 3 {
             guard let best = members.max(by: { tech[$0] != tech[$1] ? tech[$0] < tech[$1] : $0 > $1 }) else { continue }
-            if members.allSatisfy({ $0 == best || faulty($0, against: best) }) { out.insert(best) }
+            if (smear[best] ?? 0) >= GroupSmear.smeared || members.allSatisfy({ $0 == best || faulty($0, against: best) }) { out.insert(best) }
         }
         return out
     }
@@ -215,10 +225,12 @@ public struct SelectStage: BarrierStage {
         let n = photos.count
         var reasons = [[String]](repeating: [], count: n)
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
+        var groupSmear: [Int: Double] = [:]
         for c in clustering.clusters where c.photos.count > 1 {
             groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"])) { a, _ in a }
             groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
+            groupSmear.merge(GroupSmear.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
         let groups = clustering.clusters.map(\.photos)
@@ -231,16 +243,18 @@ public struct SelectStage: BarrierStage {
         }
         let unconfirmed = parameters["uncorroborated"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
-                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum))
+                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear)
             : []
         // The whole group pays, so its order stays: its second frame (smeared, say) must not
         // step up as the group's candidate because its best was doubted.
         // A best frame that a sibling shows to be blurred (`GroupBlur.contradicts`) pays twice,
         // and its group fills a short top N only after the groups merely unconfirmed.
         let groupOf = clustering.clusterOf
+        // So does one smeared within its own frame beyond its siblings (`GroupSmear`).
+        let smearedItself = Set(unconfirmed.filter { (groupSmear[$0] ?? 0) >= GroupSmear.smeared }.map { groupOf[$0] })
         let contradicted = Set(unconfirmed.filter { b in
             SelectInput.siblings(of: b, in: groups[groupOf[b]], photos).contains { GroupBlur.contradicts(photos[$0], photos[b]) }
-        }.map { groupOf[$0] })
+        }.map { groupOf[$0] }).union(smearedItself)
         for b in unconfirmed {
             let k = pow(parameters["uncorroborated"], contradicted.contains(groupOf[b]) ? 2 : 1)
             for i in groups[groupOf[b]] { tech[i] = r6(tech[i] * k) }
@@ -289,7 +303,7 @@ public struct SelectStage: BarrierStage {
             scores.append(PhotoScore(technical: tech[i], faces: faces.map(r6), faceQuality: fq, context: r6(context), overall: r6(overall),
                                      relative: r6(bestInGroup > 0 ? tech[i] / bestInGroup : 1), type: type,
                                      blurVsGroup: groupBlur[i].map { r6($0.sigma) }, exposureVsGroup: groupExposure[i].map(r6),
-                                     grainVsGroup: groupNoise[i].map(r6)))
+                                     grainVsGroup: groupNoise[i].map(r6), smearVsGroup: groupSmear[i].map(r6)))
         }
 
         // Rejected burst members say what beat them.
@@ -315,7 +329,8 @@ public struct SelectStage: BarrierStage {
             }
             if c.photos.contains(where: unconfirmed.contains) {
                 reserve.append(best)
-                heldBack[best] = Self.unconfirmedReason + (contradicted.contains(c.id) ? "; " + Self.contradictedReason : "")
+                heldBack[best] = Self.unconfirmedReason + (smearedItself.contains(c.id) ? "; " + Self.smearedItselfReason
+                    : contradicted.contains(c.id) ? "; " + Self.contradictedReason : "")
             } else if tech[best] >= floor { candidates.append(best) } else {
                 reserve.append(best)
                 heldBack[best] = String(format: "quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest)

@@ -77,6 +77,26 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
         return PowerSpectrum(sectors: sectors, bins: bins, power: p)
     }
 
+    /// Each orientation's blur against the orientation across it, within this photo (Δσ²,
+    /// px²; `nil` where too little power): a smear along one orientation reads positive there.
+    /// Gain and grain cancel, so frames of one scene compare whatever their exposure
+    /// (`GroupSmear`). Each orientation is fitted above its own noise floor: JPEG blocking and
+    /// aliasing differ between orientations, and one floor for both read clean frames of one
+    /// scene 0.7–2.9 px² apart. Empty for an odd number of sectors.
+    public var anisotropy: [Double?] {
+        guard sectors % 2 == 0 else { return [] }
+        func floor(_ sector: Int) -> Double {
+            var s = 0.0, n = 0
+            for b in 0..<bins where frequency(b) > 0.42 { s += Double(power[sector * bins + b]); n += 1 }
+            return n > 0 ? s / Double(n) : 0
+        }
+        return (0..<sectors).map { sector in
+            let across = (sector + sectors / 2) % sectors
+            return Self.fit(power[(sector * bins)..<((sector + 1) * bins)], floor(sector),
+                            power[(across * bins)..<((across + 1) * bins)], floor(across))
+        }
+    }
+
     /// All orientations in one sector: power summed over the sectors.
     public var isotropic: PowerSpectrum {
         var p = [Float](repeating: 0, count: bins)
@@ -89,18 +109,27 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
         guard sectors == other.sectors, bins == other.bins else { return [] }
         let na = noiseFloor, nb = other.noiseFloor
         return (0..<sectors).map { sector -> Double? in
-            var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
-            for b in 0..<bins {
-                let f = frequency(b)
-                guard band.contains(f) else { continue }
-                let a = Double(power[sector * bins + b]) - na, c = Double(other.power[sector * bins + b]) - nb
-                guard a > signalToNoise * na, c > signalToNoise * nb, a > 0, c > 0 else { continue }
-                let x = -4 * Double.pi * Double.pi * f * f, y = log(a / c)
-                sx += x; sy += y; sxx += x * x; sxy += x * y; n += 1
-            }
-            let den = n * sxx - sx * sx
-            guard n >= 4, den > 0 else { return nil }
-            return (n * sxy - sx * sy) / den
+            Self.fit(power[(sector * bins)..<((sector + 1) * bins)], na, other.power[(sector * bins)..<((sector + 1) * bins)], nb,
+                     band: band, signalToNoise: signalToNoise)
         }
     }
-}
+
+    /// Δσ² of radial profile `a` against `c` (floors `na`, `nc` subtracted): the slope of
+    /// ln(a/c) over −4π²f², on the frequencies in `band` where both stand `signalToNoise`× over
+    /// their floor; `nil` under 4 such frequencies.
+    static func fit(_ a: ArraySlice<Float>, _ na: Double, _ c: ArraySlice<Float>, _ nc: Double,
+                    band: ClosedRange<Double> = 0.04...0.3, signalToNoise: Double = 3) -> Double? {
+        let bins = a.count
+        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
+        for b in 0..<bins {
+            let f = (Double(b) + 0.5) / Double(bins) * 0.5
+            guard band.contains(f) else { continue }
+            let pa = Double(a[a.startIndex + b]) - na, pc = Double(c[c.startIndex + b]) - nc
+            guard pa > signalToNoise * na, pc > signalToNoise * nc, pa > 0, pc > 0 else { continue }
+            let x = -4 * Double.pi * Double.pi * f * f, y = log(pa / pc)
+            sx += x; sy += y; sxx += x * x; sxy += x * y; n += 1
+        }
+        let den = n * sxx - sx * sx
+        guard n >= 4, den > 0 else { return nil }
+        return (n * sxy - sx * sy) / den
+    }}
