@@ -22,11 +22,20 @@ final class GroupSmearTests: XCTestCase {
     /// anisotropy, and the best frame is smeared beyond all of them. A clean best frame is not.
     func testASmearedBestFrameIsSeenAgainstMisexposedAndGrainySiblings() throws {
         let over = try frame(gain: 4, shiftX: 0.004), under = try frame(gain: 0.25, shiftX: 0.008), grainy = try frame(noise: 12, shiftX: 0.012)
-        let smeared = try frame(smear: 24), clean = try frame(shiftX: 0.002)
+        let smeared = try frame(smear: 32), clean = try frame(shiftX: 0.002)
         let withSmear = GroupSmear.measure(members: [0, 1, 2, 3], photos: [smeared, over, under, grainy])
         let withClean = GroupSmear.measure(members: [0, 1, 2, 3], photos: [clean, over, under, grainy])
         XCTAssertGreaterThanOrEqual(withSmear[0] ?? 0, GroupSmear.smeared, "\(withSmear)")
         XCTAssertLessThan(withClean[0] ?? 0, GroupSmear.smeared / 2, "\(withClean)")
+        // A clean frame among siblings smeared at 45° is more anisotropic than each of them (its
+        // 135° holds the detail theirs lost), but it is no blurrier than they are anywhere.
+        let shaken = try frame(smear: 16, shiftX: 0.006), shaken2 = try frame(smear: 18, shiftX: 0.01)
+        let amongShaken = GroupSmear.measure(members: [0, 1, 2], photos: [clean, shaken, shaken2])
+        XCTAssertLessThan(amongShaken[0] ?? 0, GroupSmear.smeared / 2, "\(amongShaken)")
+        // Its anisotropy alone exceeds theirs: what the second condition is for.
+        let own = clean.spectrum!.anisotropy, theirs = [shaken, shaken2].map { $0.spectrum!.anisotropy }
+        let excess = own.indices.compactMap { k in own[k].flatMap { v in theirs.compactMap { $0[k] }.max().map { v - $0 } } }.max() ?? 0
+        XCTAssertGreaterThanOrEqual(excess, GroupSmear.smeared)
 
         // Its siblings count as clean to the other measures here (as a second smear did on a held-out
         // trip): only the smear within the frame leaves the group unconfirmed.
@@ -37,5 +46,7 @@ final class GroupSmearTests: XCTestCase {
         XCTAssertEqual(unconfirmed(withSmear), [0])
         XCTAssertTrue(unconfirmed(withClean).isEmpty)
         XCTAssertTrue(unconfirmed([:]).isEmpty, "without it, nothing doubted the smeared frame")
+        XCTAssertEqual(unconfirmed([1: 1, 2: 1, 3: 1]), [0], "smeared siblings confirm nothing")
+        XCTAssertTrue(unconfirmed([1: 1, 2: 1, 3: 0.3]).isEmpty, "one sibling that is not smeared does")
     }
 }

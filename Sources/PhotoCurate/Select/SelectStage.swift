@@ -191,16 +191,15 @@ public struct SelectStage: BarrierStage {
     /// 4000 px read 0–0.2 px blurred, so the scene looked confirmed and its defocused frame
     /// was picked (two trips of the second generator).
     ///
-    /// A best frame smeared within itself beyond every sibling (`GroupSmear`, excess of
-    /// `GroupSmear.smeared` or more) is doubted whatever its siblings: two frames smeared
-    /// alike read as sharp as each other, and a scene with no clean frame looked confirmed by
-    /// its second smear (a held-out trip of the second generator). Siblings are not judged
-    /// so: clean ones exceed that in 0.5 % of cases, and each such one had left a clean
-    /// scene with no confirmation (four groups of the 33 trips, against none gained).
+    /// A frame smeared against its group within itself (`GroupSmear`, `GroupSmear.smeared` or
+    /// more) is faulty too, and a best frame so smeared is doubted whatever its siblings: two
+    /// frames smeared alike read as sharp as each other, and a scene with no clean frame
+    /// looked confirmed by its second smear (a held-out trip of the second generator).
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:]) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
+            if (smear[j] ?? 0) >= GroupSmear.smeared { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
             return GroupBlur.smeared(sj, against: sb)
         }
