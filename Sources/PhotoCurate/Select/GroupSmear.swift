@@ -34,7 +34,7 @@ import Foundation
 /// 6 of 10.
 public enum GroupSmear {
     /// Value at which a frame is smeared against its group (px² at the analysis scale).
-    public static let smeared = 0.8
+    public static let smeared = 0.6
 
     /// Each photo's smear against its comparable siblings; photos with no orientation
     /// measured in at least two siblings get no value.
