@@ -111,5 +111,7 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertTrue(two.reasons[0].contains { $0.contains("fills the top 2: every other frame of its burst is faulty against it") }, "\(two.reasons[0])")
         XCTAssertGreaterThan(two.scores[0].technical, two.scores[1].technical)
         XCTAssertLessThan(two.scores[1].technical, 0.9 * 0.61, "its siblings share the doubt")
+        XCTAssertGreaterThanOrEqual(two.scores[1].smearVsGroup ?? 0, GroupSmear.smeared)
+        XCTAssertTrue(two.reasons[1].contains { $0.contains("(smeared: ") }, "\(two.reasons[1])")
     }
 }

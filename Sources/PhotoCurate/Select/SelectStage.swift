@@ -309,7 +309,7 @@ public struct SelectStage: BarrierStage {
         let bestOfGroup = clustering.clusters.map { c in c.photos.min(by: better) ?? c.best }
         for (c, best) in zip(clustering.clusters, bestOfGroup) where c.photos.count > 1 {
             for i in c.photos where i != best {
-                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], grain: groupNoise[i],
+                reasons[i].append(beaten(photos[i], tech[i], blur: groupBlur[i]?.sigma, exposure: groupExposure[i], grain: groupNoise[i], smear: groupSmear[i],
                                          faces: groupFaces[i], by: photos[best], tech[best]))
             }
         }
@@ -547,7 +547,7 @@ public struct SelectStage: BarrierStage {
         return parts.joined(separator: ", ")
     }
 
-    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, faces: GroupFaces.Value?,
+    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, smear: Double? = nil, faces: GroupFaces.Value?,
                 by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
         // People first: that is what a person culling a burst of people looks at.
@@ -571,6 +571,9 @@ public struct SelectStage: BarrierStage {
         }
         if let blur, blur >= 0.6 {
             return String(format: "beaten by %@ in its burst (%.1f px more blur than its siblings)", name, blur)
+        }
+        if let smear, smear >= GroupSmear.smeared {
+            return String(format: "beaten by %@ in its burst (smeared: %.1f px² more blur along one direction than its siblings show)", name, smear)
         }
         let diffs = [("sharpness", a.technical.sharpness, b.technical.sharpness), ("exposure", a.technical.exposure, b.technical.exposure),
                      ("noise", a.technical.noise, b.technical.noise)]
