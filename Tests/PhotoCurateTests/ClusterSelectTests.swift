@@ -187,6 +187,28 @@ final class ClusterSelectTests: XCTestCase {
         for i in 2...3 { XCTAssertGreaterThan(try XCTUnwrap(ev2[i]), 1.5) }
     }
 
+    /// A burst of three whose two misfires are pushed two stops and blown: the majority is the
+    /// misfire. Blown highlights hold nothing; the clean frame is the scene's exposure.
+    func testABlownMajorityIsTheMisfire() throws {
+        func input(_ luma: Double, clipped: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: clipped > 0.5 ? 0.1 : 1, noise: 1, composition: 0.5, overall: 0.8,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: luma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
+                                                              medianLuma: luma, clippedColour: clipped))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        let blown = [input(0.25, clipped: 0), input(0.52, clipped: 0.8), input(0.47, clipped: 0.79)]
+        let ev = GroupExposure.measure(members: [0, 1, 2], photos: blown)
+        XCTAssertLessThan(abs(try XCTUnwrap(ev[0])), 0.2, "the clean frame is the scene's exposure: \(ev)")
+        for i in 1...2 { XCTAssertGreaterThan(try XCTUnwrap(ev[i]), 1.5) }
+        // Two frames as bright but not blown (a dark scene and one misfire under): the median rules.
+        let dark = [input(0.25, clipped: 0), input(0.52, clipped: 0.05), input(0.47, clipped: 0.04)]
+        let ev2 = GroupExposure.measure(members: [0, 1, 2], photos: dark)
+        XCTAssertLessThan(try XCTUnwrap(ev2[0]), -1.5)
+        for i in 1...2 { XCTAssertLessThan(abs(try XCTUnwrap(ev2[i])), 0.5) }
+    }
+
     /// A scene shot badly throughout: its best frame is compared with faulty frames only, so
     /// nothing shows it is clean. A group where the best has a clean sibling, or a pair, is
     /// left alone.

@@ -73,8 +73,13 @@ public enum GroupExposure {
     /// one size, as when two of four frames are two stops under. Then, as in a pair, the camp
     /// that looks better on its own (mean `exposure`) is the scene's exposure: the median fell
     /// between the camps, and both clean frames of such a burst read 1.5–1.8 stops over and
-    /// ranked under an under-exposed one. `nil` when the widest gap is under `misfire` or one
-    /// camp is the larger (the median rules there).
+    /// ranked under an under-exposed one. A brighter camp that is the larger, and whose every
+    /// frame is blown over `blownMargin` more of the frame than any frame of the darker camp, is
+    /// the misfire, as in a pair (`blownOfPair`): blown highlights hold nothing to come back to,
+    /// and a burst of three with two frames pushed 2 stops (80 % blown) read its clean frame
+    /// 2.3 stops under (a held-out trip of the second generator). `nil` when the widest gap is
+    /// under `misfire`, or when the larger camp is not such a misfire (the median rules there:
+    /// it is the larger camp's).
     static func betterCamp(of i: Int, siblings s: [Int], differences d: [Int: Double], photos: [SelectInput]) -> [Int]? {
         // Each frame's place in stops, relative to i (d[j] is how much brighter i is than j).
         var place: [(photo: Int, stops: Double)] = [(i, 0)]
@@ -83,8 +88,12 @@ public enum GroupExposure {
         guard place.count >= 3 else { return nil }
         var cut = 0, widest = 0.0
         for k in 1..<place.count where place[k].stops - place[k - 1].stops > widest { widest = place[k].stops - place[k - 1].stops; cut = k }
-        guard widest >= Self.misfire, cut * 2 == place.count else { return nil }
+        guard widest >= Self.misfire else { return nil }
         let darker = place[..<cut].map { $0.photo }, brighter = place[cut...].map { $0.photo }
+        func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedColour }
+        if darker.count < brighter.count, let leastBlown = brighter.map(clipped).min(), let mostBlown = darker.map(clipped).max(),
+           leastBlown - mostBlown >= Self.blownMargin { return darker }
+        guard cut * 2 == place.count else { return nil }
         func look(_ camp: [Int]) -> Double { camp.map { photos[$0].technical.exposure }.reduce(0, +) / Double(camp.count) }
         return look(brighter) >= look(darker) ? brighter : darker
     }

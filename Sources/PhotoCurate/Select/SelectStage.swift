@@ -97,7 +97,9 @@ public struct SelectStage: BarrierStage {
     ///    A blank frame is never offered (`blankContrast`).
     /// 12: a frame smeared within itself beyond its siblings (`GroupSmear`) counts as faulty when
     ///    its group's best is confirmed, and a best frame so smeared is doubted twice.
-    public static let version = 12
+    /// 13: a brighter camp of a burst whose every frame is blown over a quarter more of the frame
+    ///    than the darker camp is the misfire, even when it is the majority (`GroupExposure.betterCamp`).
+    public static let version = 13
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
