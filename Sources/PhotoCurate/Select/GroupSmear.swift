@@ -37,6 +37,9 @@ public enum GroupSmear {
     /// Value at which a frame is smeared against its group (px² at the analysis scale).
     public static let smeared = 0.6
 
+    /// Whether a value of `measure` (or none) reaches `smeared`.
+    public static func isSmeared(_ value: Double?) -> Bool { (value ?? 0) >= smeared }
+
     /// Each photo's smear against its comparable siblings; photos with no orientation
     /// measured in at least two siblings get no value.
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {

@@ -201,14 +201,14 @@ public struct SelectStage: BarrierStage {
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:]) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
-            if (smear[j] ?? 0) >= GroupSmear.smeared { return true }
+            if GroupSmear.isSmeared(smear[j]) { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
             return GroupBlur.smeared(sj, against: sb)
         }
         var out = Set<Int>()
         for members in groups where members.count >= 3 {
             guard let best = members.max(by: { tech[$0] != tech[$1] ? tech[$0] < tech[$1] : $0 > $1 }) else { continue }
-            if (smear[best] ?? 0) >= GroupSmear.smeared || members.allSatisfy({ $0 == best || faulty($0, against: best) }) { out.insert(best) }
+            if GroupSmear.isSmeared(smear[best]) || members.allSatisfy({ $0 == best || faulty($0, against: best) }) { out.insert(best) }
         }
         return out
     }
@@ -252,7 +252,7 @@ public struct SelectStage: BarrierStage {
         // and its group fills a short top N only after the groups merely unconfirmed.
         let groupOf = clustering.clusterOf
         // So does one smeared within its own frame beyond its siblings (`GroupSmear`).
-        let smearedItself = Set(unconfirmed.filter { (groupSmear[$0] ?? 0) >= GroupSmear.smeared }.map { groupOf[$0] })
+        let smearedItself = Set(unconfirmed.filter { GroupSmear.isSmeared(groupSmear[$0]) }.map { groupOf[$0] })
         let contradicted = Set(unconfirmed.filter { b in
             SelectInput.siblings(of: b, in: groups[groupOf[b]], photos).contains { GroupBlur.contradicts(photos[$0], photos[b]) }
         }.map { groupOf[$0] }).union(smearedItself)
@@ -549,7 +549,7 @@ public struct SelectStage: BarrierStage {
         return parts.joined(separator: ", ")
     }
 
-    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, smear: Double? = nil, faces: GroupFaces.Value?,
+    func beaten(_ a: SelectInput, _ techA: Double, blur: Double?, exposure: Double?, grain: Double?, smear: Double?, faces: GroupFaces.Value?,
                 by b: SelectInput, _ techB: Double) -> String {
         let name = (b.path as NSString).lastPathComponent
         // People first: that is what a person culling a burst of people looks at.
@@ -574,7 +574,7 @@ public struct SelectStage: BarrierStage {
         if let blur, blur >= 0.6 {
             return String(format: "beaten by %@ in its burst (%.1f px more blur than its siblings)", name, blur)
         }
-        if let smear, smear >= GroupSmear.smeared {
+        if let smear, GroupSmear.isSmeared(smear) {
             return String(format: "beaten by %@ in its burst (smeared: %.1f px² more blur along one direction than its siblings show)", name, smear)
         }
         let diffs = [("sharpness", a.technical.sharpness, b.technical.sharpness), ("exposure", a.technical.exposure, b.technical.exposure),

@@ -27,7 +27,17 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
     }
 
     /// Centre frequency of radial bin `b`, in cycles per pixel.
-    public func frequency(_ b: Int) -> Double { (Double(b) + 0.5) / Double(bins) * 0.5 }
+    public func frequency(_ b: Int) -> Double { Self.frequency(b, of: bins) }
+
+    /// Centre frequency of radial bin `b` of `bins`, in cycles per pixel.
+    static func frequency(_ b: Int, of bins: Int) -> Double { (Double(b) + 0.5) / Double(bins) * 0.5 }
+
+    /// Mean power of one orientation sector above 0.42 cycles/px: that sector's noise floor.
+    func noiseFloor(sector: Int) -> Double {
+        var s = 0.0, n = 0
+        for b in 0..<bins where frequency(b) > 0.42 { s += Double(power[sector * bins + b]); n += 1 }
+        return n > 0 ? s / Double(n) : 0
+    }
 
     /// The noise floor: mean power above 0.42 cycles/px, where an analysis image
     /// (downscaled from the sensor) holds little but grain.
@@ -85,15 +95,10 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
     /// scene 0.7–2.9 px² apart. Empty for an odd number of sectors.
     public var anisotropy: [Double?] {
         guard sectors % 2 == 0 else { return [] }
-        func floor(_ sector: Int) -> Double {
-            var s = 0.0, n = 0
-            for b in 0..<bins where frequency(b) > 0.42 { s += Double(power[sector * bins + b]); n += 1 }
-            return n > 0 ? s / Double(n) : 0
-        }
         return (0..<sectors).map { sector in
             let across = (sector + sectors / 2) % sectors
-            return Self.fit(power[(sector * bins)..<((sector + 1) * bins)], floor(sector),
-                            power[(across * bins)..<((across + 1) * bins)], floor(across))
+            return Self.fit(power[(sector * bins)..<((sector + 1) * bins)], noiseFloor(sector: sector),
+                            power[(across * bins)..<((across + 1) * bins)], noiseFloor(sector: across))
         }
     }
 
@@ -122,7 +127,7 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
         let bins = a.count
         var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0
         for b in 0..<bins {
-            let f = (Double(b) + 0.5) / Double(bins) * 0.5
+            let f = frequency(b, of: bins)
             guard band.contains(f) else { continue }
             let pa = Double(a[a.startIndex + b]) - na, pc = Double(c[c.startIndex + b]) - nc
             guard pa > signalToNoise * na, pc > signalToNoise * nc, pa > 0, pc > 0 else { continue }
@@ -132,4 +137,5 @@ public struct PowerSpectrum: Codable, Sendable, Equatable {
         let den = n * sxx - sx * sx
         guard n >= 4, den > 0 else { return nil }
         return (n * sxy - sx * sy) / den
-    }}
+    }
+}
