@@ -45,6 +45,26 @@ final class SidewaysTests: XCTestCase {
         XCTAssertTrue(tagged.sideways.isEmpty)
     }
 
+    /// Two untagged frames of one burst, both on their side, look alike as stored: each must
+    /// still be judged against the burst that is oriented, not kept sideways by the other (og21).
+    func testTwoFramesOnTheirSideBothJoinTheirBurst() throws {
+        // The burst's frames are reframed more than the two untagged ones are against each other.
+        let burst = try (0..<3).map { try photo(scene: 5, shiftX: 0.03 * Double($0)) }
+        let twins = try [0.040, 0.042].map { try photo(scene: 5, shiftX: $0, storedTurned: 3) }
+        let turnedToBurst = burst.map { FeaturePrintAnalyzer.turned(twins[0], quarterTurns: 1).cosine($0) }.max()!
+        XCTAssertGreaterThan(twins[0].cosine(twins[1]), turnedToBurst, "as stored, they look more like each other than like their burst")
+        let inputs = burst.enumerated().map { k, p in
+            ClusterInput(epoch: 1_700_000_000 + Double(k), latitude: nil, longitude: nil, print: p, quality: 0.8, path: "b\(k).jpg",
+                         aspect: 0.75, orientationUnknown: false)
+        } + twins.enumerated().map { k, p in
+            ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: p, quality: 0.8, path: "s\(k).jpg", aspect: 4.0 / 3, orientationUnknown: true)
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.sideways, [3: 90, 4: 90])
+        XCTAssertEqual(c.clusterOf[3], c.clusterOf[0])
+        XCTAssertEqual(c.clusterOf[4], c.clusterOf[0])
+    }
+
     /// A quarter turn moves every orientation by 90°: a smear along x, stored on its side,
     /// reads along y until its spectrum is turned back.
     func testASpectrumTurnedIsTheSpectrumOfThePhotoTurned() throws {

@@ -39,7 +39,8 @@ public struct ClusterInput: Sendable {
 public struct ClusterStage: BarrierStage {
     public static let id = "cluster"
     /// 2: a photo stored on its side without an EXIF orientation is grouped turned (`sidewaysSimilarity`).
-    public static let version = 2
+    /// 3: it is judged against photos that something orients only, not against other untagged frames on their side.
+    public static let version = 3
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("similarity", 0.75, in: 0...1, "feature-print cosine at or above which two photos are one visual group"),
         ParameterSpec("timeWindow", 600, in: 0...86_400 * 30, "seconds without a photo that start a new moment"),
@@ -73,12 +74,17 @@ public struct ClusterStage: BarrierStage {
         for i in tried { rows.append(FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: 1)); rows.append(FeaturePrintAnalyzer.turned(photos[i].print, quarterTurns: 3)) }
         let m = SimilarityMatrix(rows)
         var out = photos, turned: [Int: Int] = [:]
+        // Only photos that something orients can say which way is up. Two untagged frames of
+        // one burst, both on their side, look alike as stored (og21: 0.99), and against each
+        // other they would keep each other sideways and apart from their burst.
+        let isTried = Set(tried)
+        let anchored = (0..<n).filter { !isTried.contains($0) }
         for (k, i) in tried.enumerated() {
             let wide = photos[i].aspect! > 1
-            let others = (0..<n).filter { $0 != i && photos[$0].aspect.map { ($0 > 1) != wide && $0 != 1 } == true }
+            let others = anchored.filter { photos[$0].aspect.map { ($0 > 1) != wide && $0 != 1 } == true }
             guard !others.isEmpty else { continue }
             let upright = m.block(rows: i..<(i + 1), cols: 0..<n)
-            let asIs = (0..<n).filter { $0 != i }.map { upright[$0] }.max() ?? -1
+            let asIs = anchored.map { upright[$0] }.max() ?? -1
             var best: (degrees: Int, cosine: Float)?
             for (t, degrees) in [(0, 90), (1, 270)] {
                 let r = n + 2 * k + t
