@@ -75,6 +75,24 @@ final class SpectrumTests: XCTestCase {
         XCTAssertNotEqual(blur[2]?.reference, 3)
     }
 
+    /// Three frames: clean, mildly blurred, strongly blurred. The mild one is sharper than the
+    /// strong one by more than it is blurrier than the clean one, so the median of its two
+    /// comparisons read it as sharp as the clean frame. The strong one is blurred itself, and
+    /// its own blur is added back to what it witnesses.
+    func testABlurredWitnessDoesNotCancelACleanOne() throws {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        let images = [try frame(), try frame(shiftX: 0.01, blur: 1.2), try frame(shiftX: 0.02, blur: 3)]
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
+        }
+        let blur = GroupBlur.measure(members: [0, 1, 2], photos: inputs)
+        let mild = try XCTUnwrap(blur[1]).sigma, clean = try XCTUnwrap(blur[0]).sigma
+        XCTAssertGreaterThan(mild, 0.45, "σ 0.9 px at the analysis scale was added")
+        XCTAssertLessThan(clean, 0.3, "the clean frame is not marked down by the blurred witnesses")
+        XCTAssertGreaterThan(try XCTUnwrap(blur[2]).sigma, mild)
+    }
+
     /// A scene with no clean frame: the blurred one's only sibling is grainy. It is still
     /// compared with it, at the analysis scale (where the fit stands above the grain's floor),
     /// not at 100 %, so the least bad frame of the scene does not pass for sharp.

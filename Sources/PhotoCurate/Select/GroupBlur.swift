@@ -24,7 +24,9 @@ import Foundation
 /// other scenes (one pick on each of two trips of the second generator). The value is the median over the comparable
 /// siblings, so one odd pair (a sharp detail half out of one frame, a texture
 /// zoomed a little) does not decide; a shaken frame among steady ones is more
-/// blurred than most of them. Photos with no comparable sibling get no value.
+/// blurred than most of them. A witness that is blurred itself (its own value at
+/// `blurredWitness` or more) has its value added back to the comparison, so two siblings,
+/// one clean and one more blurred, do not cancel out. Photos with no comparable sibling get no value.
 ///
 /// For JPEGs the same comparison is also made at 100 %, on the DCT blocks
 /// (`NativeDetail.blurDifference`), and the two add up: Δσ² = analysis +
@@ -129,8 +131,10 @@ public enum GroupBlur {
         return (a.sectorBlurDifference(comparedWith: b).compactMap { $0 }.max() ?? 0) * k >= detailKept
     }
 
-    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5) -> [Int: Value] {
-        var out: [Int: Value] = [:]
+    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45) -> [Int: Value] {
+        // Per photo: its witnesses (the best tier present) with the blur against each, at the
+        // analysis scale and at 100 % (nil where not compared there).
+        var witnesses: [Int: [(analysis: Double, native: Double?, j: Int)]] = [:]
         for i in members {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
@@ -157,12 +161,29 @@ public enum GroupBlur {
             // misexposed) is compared with it at the analysis scale, where the fit stands above
             // the noise floor; at 100 % the grain would pass for detail, so not there.
             guard let tier = tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
-            var pairs = tiers[tier]
-            guard let median = pairs.map(\.0).median else { continue }
-            let native = tier >= 3 ? nil : photos[i].detail.flatMap { a in
-                pairs.compactMap { p in photos[p.1].detail.flatMap { nativeDifference(a, $0) } }.median
+            witnesses[i] = tiers[tier].map { d, j in
+                (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0) } }, j)
             }
-            pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
+        }
+        func medians(_ ws: [(analysis: Double, native: Double?, j: Int)]) -> (Double, Double?)? {
+            guard let a = ws.map(\.analysis).median else { return nil }
+            return (a, ws.compactMap(\.native).median)
+        }
+        // A witness blurred itself (its own value at `blurredWitness` or more) understates this
+        // frame's blur by as much: add its value back. A frame with one clean and one more blurred
+        // sibling read 0 (the median of +1.1 px² against the clean one and less than 0 against
+        // the other): a σ 0.7 defocus (per 1000 px) tied with its clean sibling (technical 0.977
+        // against 0.982). Witnesses under that are
+        // taken as they are: adding their noise (±0.2 px²) would mark clean frames down.
+        let first = witnesses.compactMapValues(medians)
+        var out: [Int: Value] = [:]
+        for i in members {
+            guard let ws = witnesses[i]?.map({ w -> (analysis: Double, native: Double?, j: Int) in
+                guard let f = first[w.j], (max(0, f.0 + nativeWeight * max(0, f.1 ?? 0))).squareRoot() >= blurredWitness else { return w }
+                return (w.analysis + max(0, f.0), w.native.map { $0 + max(0, f.1 ?? 0) }, w.j)
+            }) else { continue }
+            guard let (median, native) = medians(ws) else { continue }
+            let pairs = ws.map { ($0.analysis, $0.j) }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
             let d2 = median + nativeWeight * max(0, native ?? 0)
             out[i] = Value(sigma: max(0, d2).squareRoot(), reference: pairs[pairs.count / 2].1, native: native)
         }

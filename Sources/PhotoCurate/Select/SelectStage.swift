@@ -99,7 +99,9 @@ public struct SelectStage: BarrierStage {
     ///    its group's best is confirmed, and a best frame so smeared is doubted twice.
     /// 13: a brighter camp of a burst whose every frame is blown over a quarter more of the frame
     ///    than the darker camp is the misfire, even when it is the majority (`GroupExposure.betterCamp`).
-    public static let version = 13
+    /// 14: a witness of a frame's blur that is blurred itself (`blurRef` or more) has its own value
+    ///    added back, so one clean and one more blurred sibling do not cancel (`GroupBlur.measure`).
+    public static let version = 14
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
@@ -228,7 +230,7 @@ public struct SelectStage: BarrierStage {
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
         var groupSmear: [Int: Double] = [:]
         for c in clustering.clusters where c.photos.count > 1 {
-            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"])) { a, _ in a }
+            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"])) { a, _ in a }
             groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
             groupSmear.merge(GroupSmear.measure(members: c.photos, photos: photos)) { a, _ in a }
