@@ -284,6 +284,36 @@ final class ClusterSelectTests: XCTestCase {
         for i in 0..<3 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.45, "the clean frames lie within 0.4 stops of each other") }
     }
 
+    /// A saturated cyan scene pushed 2.5 stops: blue and green are white over the whole frame,
+    /// so the brightest channel has no decile left to compare and luma rose a third of a stop.
+    /// The darkest channel (red) still moved with the gain.
+    func testGroupExposureReadsAPushedSaturatedSkyOnItsDarkestChannel() throws {
+        func encode(_ linear: Double) -> UInt8 {
+            let v = min(1, linear)
+            return UInt8((255 * (v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055)).rounded())
+        }
+        let w = 96, h = 64
+        func frame(stops: Double) -> AnalysisImage {
+            var rgb = [UInt8](repeating: 0, count: w * h * 3)
+            let gain = pow(2, stops)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let t = Double(x + y) / Double(w + h), i = 3 * (y * w + x)
+                    rgb[i] = encode((0.02 + 0.13 * t) * gain); rgb[i + 1] = encode((0.55 + 0.25 * t) * gain); rgb[i + 2] = encode((0.65 + 0.25 * t) * gain)
+                }
+            }
+            return AnalysisImage(width: w, height: h, rgb: rgb)
+        }
+        let q = QualityAnalyzer()
+        let burst = [0, 0.15, -0.15, 2.5].enumerated().map { k, stops in
+            SelectInput(path: "f\(k)", technical: q.analyze(frame(stops: stops)), localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        XCTAssertTrue(burst[3].technical.measurements.brightestDeciles.allSatisfy { $0 > 0.94 }, "the brightest channel is blown everywhere")
+        let ev = GroupExposure.measure(members: [0, 1, 2, 3], photos: burst)
+        XCTAssertEqual(try XCTUnwrap(ev[3]), 2.5, accuracy: 0.3)
+        for i in 0..<3 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.3) }
+    }
+
     func testColourClippingSeesABlownYellowThatLumaDoesNot() {
         // Left half blown yellow (255, 255, 0: luma 0.89), right half mid grey.
         let w = 64, h = 32

@@ -19,7 +19,8 @@ import Foundation
 /// stops of linear light (the median difference): a gain scales every channel,
 /// and the deciles left out are the ones clipping would hold back. So a frame
 /// pushed 2 stops reads 2 stops even when its yellow petals are blown (its
-/// median luma read 0.8). Frames with no decile in common fall back to their
+/// median luma read 0.8). Frames with no such decile in common are compared on their
+/// darkest channel's (a saturated sky blown in blue and green everywhere), then on their
 /// median luma. A photo's value is the median of its differences to the siblings that are
 /// not misfires themselves (a first reading against the group's median, itself counted,
 /// says which are). Against all siblings, a clean frame of a burst of five with two blown
@@ -41,7 +42,13 @@ public enum GroupExposure {
 
     /// Stops by which photo a is brighter than photo b.
     static func difference(_ a: TechnicalQualityScore.Measurements, _ b: TechnicalQualityScore.Measurements) -> Double {
-        let common = zip(a.brightestDeciles, b.brightestDeciles).filter { usable.contains($0) && usable.contains($1) }
+        // The darkest channel's deciles count only where the brightest channel has none in
+        // common: elsewhere a tone curve that bends shadows and colours apart would move a
+        // frame's reading for nothing (a saturated scene's darkest channel sits near black).
+        var common = zip(a.brightestDeciles, b.brightestDeciles).filter { usable.contains($0) && usable.contains($1) }
+        if common.isEmpty, let da = a.darkestDeciles, let db = b.darkestDeciles {
+            common = zip(da, db).filter { usable.contains($0) && usable.contains($1) }
+        }
         guard let median = common.map({ stops(medianLuma: $0) - stops(medianLuma: $1) }).median else {
             return stops(medianLuma: a.medianLuma) - stops(medianLuma: b.medianLuma)
         }

@@ -38,7 +38,9 @@ public struct QualityAnalyzer: Analyzer {
     /// 14: exposure also falls when over a third of the frame is blown in some colour (`colourBlown`):
     ///     a colour-cast frame pushed 1.8 stops, 97 % blown in one channel, read 0.32 on luma alone.
     /// 15: `coarseSpread` measured (how much brightness varies across the frame), so selection can tell a blank frame.
-    public static let version = 15
+    /// 16: deciles of each pixel's darkest channel too (`darkestDeciles`), for exposure against the burst where the
+    ///     brightest channel is blown everywhere (a saturated sky).
+    public static let version = 16
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -64,7 +66,7 @@ public struct QualityAnalyzer: Analyzer {
         let lap = laplacianVariance(y, w, h)
         let expo = exposureStats(y, w, h)
         let colourClip = colourClipping(image)
-        let deciles = Self.brightestChannelDeciles(image)
+        let deciles = Self.channelDeciles(image, brightest: true), darkest = Self.channelDeciles(image, brightest: false)
         let sal = saliency(y, w, h)
 
         // Where the subject is (tiles weighted by saliency: a shallow depth of field
@@ -101,7 +103,7 @@ public struct QualityAnalyzer: Analyzer {
                                 clippedHighlights: r(expo.high), clippedShadows: r(expo.low), dynamicRange: r(expo.range),
                                 whitePoint: r(expo.white), blackPoint: r(expo.black), subjectEdgeWidth: r(subject),
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
-                                grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r),
+                                grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r), darkestDeciles: darkest.map(r),
                                 noiseNote: thumbnail ? "not judged: a \(w)×\(h) thumbnail has no flat area to show grain in" : nil,
                                 coarseSpread: r(Self.coarseSpread(y, w, h))))
     }
@@ -362,15 +364,21 @@ public struct QualityAnalyzer: Analyzer {
         return Double(clipped) / Double(bw * bh)
     }
 
-    /// The 10th…90th percentiles of each pixel's brightest channel, 0–1. A gain in
-    /// linear light scales every channel, so the brightest one too: between two
-    /// frames of a scene, the deciles that neither has clipped or crushed give the
-    /// exposure difference even when half of one frame is blown (`GroupExposure`).
-    static func brightestChannelDeciles(_ image: AnalysisImage) -> [Double] {
+    /// The 10th…90th percentiles of each pixel's brightest (or darkest) channel, 0–1. A gain
+    /// in linear light scales every channel: between two frames of a scene, the deciles that
+    /// neither has clipped or crushed give the exposure difference even when half of one frame
+    /// is blown (`GroupExposure`). The darkest channel still reads a frame whose brightest one
+    /// is blown everywhere: a cyan sky pushed 2.5 stops has blue and green at white over 99 %
+    /// of the frame, and only red moved with the gain.
+    static func channelDeciles(_ image: AnalysisImage, brightest: Bool) -> [Double] {
         var hist = [Int](repeating: 0, count: 256)
         image.rgb.withUnsafeBufferPointer { p in
             var i = 0
-            while i + 2 < p.count { hist[Int(max(p[i], p[i + 1], p[i + 2]))] += 1; i += 3 }
+            if brightest {
+                while i + 2 < p.count { hist[Int(max(p[i], p[i + 1], p[i + 2]))] += 1; i += 3 }
+            } else {
+                while i + 2 < p.count { hist[Int(min(p[i], p[i + 1], p[i + 2]))] += 1; i += 3 }
+            }
         }
         let n = max(1, image.width * image.height)
         return (1...9).map { d in

@@ -54,6 +54,8 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public var clippedColour: Double
         /// 10th…90th percentiles of each pixel's brightest channel, 0–1 (exposure against the burst).
         public var brightestDeciles: [Double]
+        /// 10th…90th percentiles of each pixel's darkest channel, 0–1; `nil` in results of quality v15 and before.
+        public var darkestDeciles: [Double]?
         /// Why noise was not judged (a thumbnail); nil when it was.
         public var noiseNote: String?
         /// How much the frame's brightness varies across it: σ of the luma means of a 16×16 grid
@@ -65,8 +67,8 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
-                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], noiseNote: String? = nil, coarseSpread: Double? = nil) {
-            self.coarseSpread = coarseSpread; self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
+                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], darkestDeciles: [Double]? = nil, noiseNote: String? = nil, coarseSpread: Double? = nil) {
+            self.darkestDeciles = darkestDeciles; self.coarseSpread = coarseSpread; self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
             self.medianLuma = medianLuma ?? meanLuma
