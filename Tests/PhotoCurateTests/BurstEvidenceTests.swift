@@ -114,4 +114,51 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(two.scores[1].smearVsGroup ?? 0, GroupSmear.smeared)
         XCTAssertTrue(two.reasons[1].contains { $0.contains("(smeared: ") }, "\(two.reasons[1])")
     }
+
+    /// A best frame whose only sibling that is not faulty is itself blurred (0.39 px against it,
+    /// under `blurRef` but over `confirmingBlur` × `blurRef`) is not shown to be clean: its group
+    /// fills a short top N, its scores as they were.
+    func testABlurredSiblingConfirmsNothing() throws {
+        let sectors = 4, bins = 32
+        let probe = PowerSpectrum(sectors: sectors, bins: bins, power: [Float](repeating: 0, count: sectors * bins))
+        func spectrum(_ blur: Double) -> PowerSpectrum {
+            var p = [Float](repeating: 0, count: sectors * bins)
+            for s in 0..<sectors {
+                for b in 0..<bins {
+                    let f = probe.frequency(b), g = -4 * Double.pi * Double.pi * f * f
+                    p[s * bins + b] = Float((f < 0.4 ? 1e5 * pow(f + 0.02, -2) * exp(g * blur) : 0) + 2)
+                }
+            }
+            return PowerSpectrum(sectors: sectors, bins: bins, power: p)
+        }
+        let a = FeaturePrint(vector: [1, 0]), b = FeaturePrint(vector: [0, 1])
+        // (print, seconds, quality, Δσ², median luma): the best, a sibling blurred 0.39 px, one 4 stops
+        // under; then a clean pair of another scene.
+        let frames: [(FeaturePrint, Double, Double, Double, Double)] = [
+            (a, 0, 0.95, 0, 0.5), (a, 1, 0.93, 0.15, 0.5), (a, 2, 0.6, 0, 0.12),
+            (b, 36_000, 0.70, 0, 0.5), (b, 36_001, 0.69, 0.01, 0.5),
+        ]
+        var inputs: [ClusterInput] = [], sel: [SelectInput] = []
+        for (k, (p, t, q, blur, luma)) in frames.enumerated() {
+            inputs.append(ClusterInput(epoch: 1_000_000 + t, latitude: nil, longitude: nil, print: p, quality: q, path: "f\(k)"))
+            let m = TechnicalQualityScore.Measurements(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 1000, laplacianVariance: 0,
+                                                       noiseSigma: 0.5, meanLuma: luma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                       whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: luma)
+            let tq = TechnicalQualityScore(sharpness: q, exposure: 1, noise: 1, composition: 0.5, overall: q, measurements: m)
+            sel.append(SelectInput(path: "f\(k)", technical: tq, localHour: 12, timeLabel: "12:00", print: p, spectrum: spectrum(blur), epoch: 1_000_000 + t))
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.clusters.count, 2)
+        func run(top: Int, confirming: Double = 0.75) throws -> Selection {
+            try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": Double(top), "minQuality": 0, "confirmingBlur": confirming])).run((sel, c))
+        }
+        let one = try run(top: 1)
+        XCTAssertEqual(one.scores[1].blurVsGroup ?? 0, 0.39, accuracy: 0.04)
+        XCTAssertEqual(one.picks, [3], "the clean pair first")
+        XCTAssertEqual(try run(top: 1, confirming: 1).picks, [0], "with the rule off, the blurred sibling confirms the best")
+        let two = try run(top: 2)
+        XCTAssertEqual(Set(two.picks), [0, 3])
+        XCTAssertTrue(two.reasons[0].contains { $0.contains("fills the top 2: every other frame of its burst is faulty or blurred itself") }, "\(two.reasons[0])")
+        XCTAssertEqual(two.scores[0].technical, try run(top: 2, confirming: 1).scores[0].technical, "its score is left as it is")
+    }
 }

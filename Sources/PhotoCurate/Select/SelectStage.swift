@@ -101,7 +101,9 @@ public struct SelectStage: BarrierStage {
     ///    than the darker camp is the misfire, even when it is the majority (`GroupExposure.betterCamp`).
     /// 14: a witness of a frame's blur that is blurred itself (`blurRef` or more) has its own value
     ///    added back, so one clean and one more blurred sibling do not cancel (`GroupBlur.measure`).
-    public static let version = 14
+    /// 15: a group whose best is confirmed only by siblings blurred `confirmingBlur` × `blurRef` or more
+    ///    fills a short top N, like an unconfirmed one, its scores unchanged.
+    public static let version = 15
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
@@ -113,6 +115,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
         ParameterSpec("sceneExposureStops", 0.4, in: 0...3, "within a visual group, a frame this close to the group's exposure (in stops) is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene is not a fault of each frame; 0 turns this off"),
         ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
+        ParameterSpec("confirmingBlur", 0.75, in: 0...1, "a sibling confirms its visual group's best frame only when its extra blur against the group is under this × blurRef; a group of three or more whose other frames are all faulty or blurred that much only fills a top N left short (its scores unchanged); 1 turns this off"),
         ParameterSpec("blankContrast", 0.03, in: 0...0.5, "a photo with almost no strong edge (under 100) whose brightness varies across the frame by less than this share of its mean (σ of the luma of a 16×16 grid of blocks over the mean luma), or by under 1 level, is a blank frame (a lens cap, a grey card) and is never offered; 0 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
@@ -177,6 +180,7 @@ public struct SelectStage: BarrierStage {
 
     static let contradictedReason = "a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
     static let smearedItselfReason = "it is blurred more along one direction than across it, beyond what its siblings show of the scene: smeared itself"
+    static let weaklyConfirmedReason = "every other frame of its burst is faulty or blurred itself against it, so little shows this one is clean"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
     /// The best frames of visual groups (three photos or more) whose every other frame is
@@ -247,6 +251,17 @@ public struct SelectStage: BarrierStage {
         let unconfirmed = parameters["uncorroborated"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
                                   blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear)
+            : []
+        // Groups whose best is confirmed only by siblings that are blurred themselves, if less
+        // than faulty (`confirmingBlur`): held back like the unconfirmed, their scores left as
+        // they are. A mild smear beside a mild defocus, in a scene with no clean frame, read
+        // 0.37 px blurred against it and "confirmed" it (og22, og23); marking such groups down
+        // as well pulled clean best frames under misexposed frames of other scenes (m2560's
+        // under-exposure AUC across the trip 0.953 → 0.932).
+        let weaklyConfirmed = parameters["uncorroborated"] < 1 && parameters["confirmingBlur"] < 1
+            ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
+                                  blurRef: blurRef * parameters["confirmingBlur"], grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear)
+                .subtracting(unconfirmed)
             : []
         // The whole group pays, so its order stays: its second frame (smeared, say) must not
         // step up as the group's candidate because its best was doubted.
@@ -334,6 +349,9 @@ public struct SelectStage: BarrierStage {
                 reserve.append(best)
                 heldBack[best] = Self.unconfirmedReason + (smearedItself.contains(c.id) ? "; " + Self.smearedItselfReason
                     : contradicted.contains(c.id) ? "; " + Self.contradictedReason : "")
+            } else if c.photos.contains(where: weaklyConfirmed.contains) {
+                reserve.append(best)
+                heldBack[best] = Self.weaklyConfirmedReason
             } else if tech[best] >= floor { candidates.append(best) } else {
                 reserve.append(best)
                 heldBack[best] = String(format: "quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest)
@@ -341,9 +359,18 @@ public struct SelectStage: BarrierStage {
         }
         let byOverall: (Int, Int) -> Bool = { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
         candidates.sort(by: byOverall)
+        // Weakly confirmed groups fill as if marked down like the unconfirmed: neither is
+        // shown to be clean.
+        let weakGroups = Set(weaklyConfirmed.map { groupOf[$0] })
+        func fillKey(_ i: Int) -> Double {
+            guard weakGroups.contains(groupOf[i]) else { return scores[i].overall }
+            return scores[i].overall - scores[i].type.weights.0 * scores[i].technical * (1 - parameters["uncorroborated"])
+        }
         reserve.sort { a, b in
             let ca = contradicted.contains(groupOf[a]), cb = contradicted.contains(groupOf[b])
-            return ca != cb ? cb : byOverall(a, b)
+            if ca != cb { return cb }
+            let (ka, kb) = (fillKey(a), fillKey(b))
+            return ka != kb ? ka > kb : photos[a].path < photos[b].path
         }
 
         let top = parameters.int("top")
