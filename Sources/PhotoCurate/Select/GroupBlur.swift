@@ -134,7 +134,8 @@ public enum GroupBlur {
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45) -> [Int: Value] {
         // Per photo: its witnesses (the best tier present) with the blur against each, at the
         // analysis scale and at 100 % (nil where not compared there).
-        var witnesses: [Int: [(analysis: Double, native: Double?, j: Int)]] = [:]
+        typealias Witness = (analysis: Double, native: Double?, j: Int)
+        var witnesses: [Int: [Witness]] = [:]
         for i in members {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
@@ -165,27 +166,27 @@ public enum GroupBlur {
                 (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0) } }, j)
             }
         }
-        func medians(_ ws: [(analysis: Double, native: Double?, j: Int)]) -> (Double, Double?)? {
+        func medians(_ ws: [Witness]) -> (analysis: Double, native: Double?)? {
             guard let a = ws.map(\.analysis).median else { return nil }
             return (a, ws.compactMap(\.native).median)
         }
+        // Δσ² of the two scales together, as the value reports it.
+        func combined(_ m: (analysis: Double, native: Double?)) -> Double { m.analysis + nativeWeight * max(0, m.native ?? 0) }
         // A witness blurred itself (its own value at `blurredWitness` or more) understates this
         // frame's blur by as much: add its value back. A frame with one clean and one more blurred
         // sibling read 0 (the median of +1.1 px² against the clean one and less than 0 against
         // the other): a σ 0.7 defocus (per 1000 px) tied with its clean sibling (technical 0.977
-        // against 0.982). Witnesses under that are
-        // taken as they are: adding their noise (±0.2 px²) would mark clean frames down.
+        // against 0.982). Witnesses under that are taken as they are: adding their noise
+        // (±0.2 px²) would mark clean frames down.
         let first = witnesses.compactMapValues(medians)
         var out: [Int: Value] = [:]
         for i in members {
-            guard let ws = witnesses[i]?.map({ w -> (analysis: Double, native: Double?, j: Int) in
-                guard let f = first[w.j], (max(0, f.0 + nativeWeight * max(0, f.1 ?? 0))).squareRoot() >= blurredWitness else { return w }
-                return (w.analysis + max(0, f.0), w.native.map { $0 + max(0, f.1 ?? 0) }, w.j)
-            }) else { continue }
-            guard let (median, native) = medians(ws) else { continue }
+            guard let ws = witnesses[i]?.map({ w -> Witness in
+                guard let f = first[w.j], max(0, combined(f)).squareRoot() >= blurredWitness else { return w }
+                return (w.analysis + max(0, f.analysis), w.native.map { $0 + max(0, f.native ?? 0) }, w.j)
+            }), let m = medians(ws) else { continue }
             let pairs = ws.map { ($0.analysis, $0.j) }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
-            let d2 = median + nativeWeight * max(0, native ?? 0)
-            out[i] = Value(sigma: max(0, d2).squareRoot(), reference: pairs[pairs.count / 2].1, native: native)
+            out[i] = Value(sigma: max(0, combined(m)).squareRoot(), reference: pairs[pairs.count / 2].1, native: m.native)
         }
         return out
     }

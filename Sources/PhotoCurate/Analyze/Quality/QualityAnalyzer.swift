@@ -66,7 +66,7 @@ public struct QualityAnalyzer: Analyzer {
         let lap = laplacianVariance(y, w, h)
         let expo = exposureStats(y, w, h)
         let colourClip = colourClipping(image)
-        let deciles = Self.channelDeciles(image, brightest: true), darkest = Self.channelDeciles(image, brightest: false)
+        let (deciles, darkest) = Self.channelDeciles(image)
         let sal = saliency(y, w, h)
 
         // Where the subject is (tiles weighted by saliency: a shallow depth of field
@@ -364,29 +364,32 @@ public struct QualityAnalyzer: Analyzer {
         return Double(clipped) / Double(bw * bh)
     }
 
-    /// The 10th…90th percentiles of each pixel's brightest (or darkest) channel, 0–1. A gain
+    /// The 10th…90th percentiles of each pixel's brightest and of its darkest channel, 0–1. A gain
     /// in linear light scales every channel: between two frames of a scene, the deciles that
     /// neither has clipped or crushed give the exposure difference even when half of one frame
     /// is blown (`GroupExposure`). The darkest channel still reads a frame whose brightest one
     /// is blown everywhere: a cyan sky pushed 2.5 stops has blue and green at white over 99 %
     /// of the frame, and only red moved with the gain.
-    static func channelDeciles(_ image: AnalysisImage, brightest: Bool) -> [Double] {
-        var hist = [Int](repeating: 0, count: 256)
+    static func channelDeciles(_ image: AnalysisImage) -> (brightest: [Double], darkest: [Double]) {
+        var high = [Int](repeating: 0, count: 256), low = high
         image.rgb.withUnsafeBufferPointer { p in
             var i = 0
-            if brightest {
-                while i + 2 < p.count { hist[Int(max(p[i], p[i + 1], p[i + 2]))] += 1; i += 3 }
-            } else {
-                while i + 2 < p.count { hist[Int(min(p[i], p[i + 1], p[i + 2]))] += 1; i += 3 }
+            while i + 2 < p.count {
+                high[Int(max(p[i], p[i + 1], p[i + 2]))] += 1
+                low[Int(min(p[i], p[i + 1], p[i + 2]))] += 1
+                i += 3
             }
         }
         let n = max(1, image.width * image.height)
-        return (1...9).map { d in
-            let target = n * d / 10
-            var acc = 0
-            for (v, c) in hist.enumerated() { acc += c; if acc > target { return Double(v) / 255 } }
-            return 1
+        func deciles(_ hist: [Int]) -> [Double] {
+            (1...9).map { d in
+                let target = n * d / 10
+                var acc = 0
+                for (v, c) in hist.enumerated() { acc += c; if acc > target { return Double(v) / 255 } }
+                return 1
+            }
         }
+        return (deciles(high), deciles(low))
     }
 
     /// Clipped highlights and shadows, a missing bright end (under-exposure leaves
