@@ -28,8 +28,11 @@ public struct TripGenerator {
     /// `.mild` starts at the smallest fault a person culling at 100 % rejects:
     /// defocus σ 0.5 px, a 3 px smear, luma grain σ 8 levels per pixel with chroma
     /// grain σ ≥ 3, 1.7 EV. `.strong` is the earlier range, visible at screen size.
+    /// `.edge` is the bottom sixth or so of `.mild`, just over each threshold, where
+    /// clean frames and faulty ones are hardest to tell apart: a stress test, since a
+    /// mild range drawn uniformly puts about one fault in six there.
     public enum FaultRange: String, Sendable, CaseIterable {
-        case mild, strong
+        case mild, strong, edge
 
         /// (lower, upper) bound of the strength of each kind.
         func bounds(_ kind: String) -> (Double, Double) {
@@ -40,6 +43,10 @@ public struct TripGenerator {
             case (.strong, "blur"): return (1.5, 4)
             case (.strong, "motion"): return (6, 16)
             case (.strong, "noise"): return (16, 28)
+            case (.edge, "blur"): return (0.5, 0.65)
+            case (.edge, "motion"): return (3, 3.8)
+            case (.edge, "noise"): return (8, 9.5)
+            case (.edge, _): return (1.7, 1.9)
             default: return (1.7, 2.3)                    // under / over: EV
             }
         }
@@ -136,8 +143,11 @@ public struct TripGenerator {
                     let (lo, hi) = range.bounds(kind)
                     let strength = rng.uniform(lo, hi)
                     shot.degradation = .init(kind: kind, strength: (strength * 1000).rounded() / 1000)
-                    // Grain comes with colour noise, as from a sensor at high ISO: 3–6 levels (mild), 6–12 (strong).
-                    if kind == "noise" { shot.degradation!.chroma = (rng.uniform(3, 6) * (range == .strong ? 2 : 1) * 1000).rounded() / 1000 }
+                    // Grain comes with colour noise, as from a sensor at high ISO: 3–6 levels (mild), 6–12 (strong), 3–4 (edge).
+                    if kind == "noise" {
+                        let (clo, chi) = range == .edge ? (3.0, 4.0) : (3.0, 6.0)
+                        shot.degradation!.chroma = (rng.uniform(clo, chi) * (range == .strong ? 2 : 1) * 1000).rounded() / 1000
+                    }
                 }
                 let hasExif = hasExifCamera && !rng.chance(noExifFraction / 2)
                 if hasExif {

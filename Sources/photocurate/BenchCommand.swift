@@ -84,14 +84,14 @@ struct BenchCommand: AsyncParsableCommand {
         @Option(help: "Long edge in pixels (4000 gives 4000×3000, 12 MP).") var size: Int = 2560
         @Option(help: "normal, or city-walk (scenes minutes and a few hundred metres apart).") var mode: String = "normal"
         @Option(help: "Corrupt, truncated and non-image files to add.") var corrupt: Int = 3
-        @Option(help: "Fault strength: mild (the smallest a person rejects at 100 %: defocus σ 0.5–1.5 px, smear 3–8 px per 1000 px, grain σ 8–14) or strong (defocus 1.5–4, smear 6–16, grain 16–28).")
+        @Option(help: "Fault strength: mild (the smallest a person rejects at 100 %: defocus σ 0.5–1.5 px, smear 3–8 px per 1000 px, grain σ 8–14) strong (defocus 1.5–4, smear 6–16, grain 16–28), or edge (just over each threshold: defocus 0.5–0.65, smear 3–3.8, grain 8–9.5, 1.7–1.9 EV; a stress test).")
         var range: String = "mild"
         @Option(help: "JPEG quality of the files (cameras write 90–98; web copies and libvips' default are 75).") var quality: Int = 90
         @Flag(help: "Add a misexposed frame's fault to its own handheld exposure (±0.7 EV), as trips made before the thirteenth session did, instead of to the scene's.")
         var frameRelativeExposure = false
         func validate() throws {
             guard (30...100).contains(quality) else { throw ValidationError("--quality must be 30…100") }
-            guard TripGenerator.FaultRange(rawValue: range) != nil else { throw ValidationError("--range must be mild or strong") }
+            guard TripGenerator.FaultRange(rawValue: range) != nil else { throw ValidationError("--range must be mild, strong or edge") }
             guard TripGenerator.Mode(rawValue: mode) != nil else { throw ValidationError("--mode must be normal or city-walk") }
             guard (64...4000).contains(size) else { throw ValidationError("--size must be 64…4000") }
             guard scenes >= 1 else { throw ValidationError("--scenes must be at least 1") }

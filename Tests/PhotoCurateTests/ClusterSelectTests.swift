@@ -141,6 +141,37 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(bright[1]), -1.5)
     }
 
+    /// Both frames of a pair look right on their own; the darker already reaches white with
+    /// nothing clipped, so the brighter one, 1.8 stops over and clipping, is the misfire. An HDR
+    /// pair, whose darker rendition crushes its shadows or clips itself, stays a matter of taste.
+    func testAPairsBrighterFrameThatClipsOverAFullRangeTwinIsTheMisfire() throws {
+        func input(_ medianLuma: Double, clipped: Double, white: Double, crushed: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: 1, noise: 1, composition: 0.5, overall: 0.9,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: medianLuma, clippedHighlights: clipped, clippedShadows: crushed, dynamicRange: 0.8,
+                                                              whitePoint: white, blackPoint: 0.05, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
+                                                              medianLuma: medianLuma, clippedColour: clipped))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        // e12cw's night sign: clean median 0.09 (white point 0.94), pushed 1.8 stops to 0.20 with 3.8 % clipped.
+        let night = GroupExposure.measure(members: [0, 1], photos: [input(0.09, clipped: 0, white: 0.94, crushed: 0.003),
+                                                                     input(0.20, clipped: 0.038, white: 1, crushed: 0)])
+        XCTAssertNil(night[0], "the clean frame is the reference")
+        XCTAssertGreaterThan(try XCTUnwrap(night[1]), 1.5)
+        // h5's HDR pair: the plain rendition crushes 15 % and stops at 0.89; neither is called a misfire.
+        let hdr = GroupExposure.measure(members: [0, 1], photos: [input(0.12, clipped: 0, white: 0.89, crushed: 0.146),
+                                                                   input(0.25, clipped: 0.076, white: 1, crushed: 0)])
+        XCTAssertTrue(hdr.isEmpty, "\(hdr)")
+        // A Canon's HDR pair: the HDR frame reaches white but clips 3.4 % itself; its plain twin
+        // 1.7 stops brighter (6.2 %) is another rendition, not a misfire.
+        let canon = GroupExposure.measure(members: [0, 1], photos: [input(0.29, clipped: 0.034, white: 1, crushed: 0),
+                                                                     input(0.55, clipped: 0.062, white: 1, crushed: 0)])
+        XCTAssertTrue(canon.isEmpty, "\(canon)")
+        // Less than a stop apart: no misfire either.
+        XCTAssertTrue(GroupExposure.measure(members: [0, 1], photos: [input(0.12, clipped: 0, white: 0.94, crushed: 0),
+                                                                       input(0.17, clipped: 0.03, white: 1, crushed: 0)]).isEmpty)
+    }
+
     /// A high-key scene clips in every frame: a clean frame 0.4 stops over the burst scored 0.003
     /// on exposure while a defocused sibling scored 0.68. Near the group's exposure a frame is
     /// judged at least about as well as its best-exposed sibling; a misfire gets nothing from it

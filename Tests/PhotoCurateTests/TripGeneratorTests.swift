@@ -47,4 +47,25 @@ final class TripGeneratorTests: XCTestCase {
         let scenes = Dictionary(grouping: a.files.values.filter { !$0.corrupt }, by: { $0.scene! })
         for (_, shots) in scenes { XCTAssertTrue(shots.contains { $0.degradation == nil }) }
     }
+
+    /// The edge range draws every fault just over the spec's threshold, and nothing else.
+    func testEdgeRangeStaysJustOverEachThreshold() async throws {
+        let root = try temporaryDirectory("photocurate-gen-edge")
+        try FixtureFactory.sources(count: 4, in: root + "/sources", width: 320, height: 240)
+        var g = TripGenerator(sources: root + "/sources", out: root + "/trip", seed: 3)
+        g.scenes = 8
+        g.longEdge = 200
+        g.corruptFiles = 0
+        g.degradedFraction = 0.6
+        g.range = .edge
+        let labels = try await g.generate()
+        XCTAssertEqual(labels.range, "edge")
+        let faults = labels.files.values.compactMap(\.degradation)
+        XCTAssertGreaterThan(faults.count, 5)
+        let bounds: [String: ClosedRange<Double>] = ["blur": 0.5...0.65, "motion": 3...3.8, "noise": 8...9.5, "under": 1.7...1.9, "over": 1.7...1.9]
+        for f in faults {
+            XCTAssertTrue(bounds[f.kind]!.contains(f.strength), "\(f.kind) \(f.strength)")
+            if f.kind == "noise" { XCTAssertTrue((3...4).contains(f.chroma ?? 0), "chroma \(f.chroma ?? 0)") }
+        }
+    }
 }

@@ -12,7 +12,8 @@ import Foundation
 /// frame alike, so a frame stops away from its siblings is the misfire. The
 /// reference is the median of the group (three or more photos); a pair has no
 /// majority, so there a frame a stop brighter and blown over more of the frame is the
-/// misfire (`blownOfPair`); otherwise the better exposed of the two (by `exposure`) is the
+/// misfire (`blownOfPair`), and so is one a stop brighter than a sibling that already uses
+/// its whole range and clipping more (`clippedOfPair`); otherwise the better exposed of the two (by `exposure`) is the
 /// reference and only the other gets a value, unless it looks right on its own
 /// (`fineOnItsOwn`). Two frames are compared on the
 /// deciles of their brightest channel that neither has blown or crushed, in
@@ -76,6 +77,35 @@ public enum GroupExposure {
         return nil
     }
 
+    /// White point (99th percentile of luma) at which a frame uses its whole range: no light is
+    /// missing at the top, so nothing calls for a brighter exposure.
+    static let fullRange = 0.9
+
+    /// Highlights (fraction of the frame in clipped blocks) that a pair's brighter frame clips
+    /// over the darker one, and highlights and shadows the darker one may clip at most, for
+    /// `clippedOfPair`.
+    static let clippedMargin = 0.02
+    static let darkClippedAtMost = 0.005
+    static let crushedAtMost = 0.02
+
+    /// The frame of a pair that is a misfire although both look right on their own: at least
+    /// `misfire` stops brighter than a sibling that already reaches `fullRange` with next to
+    /// nothing clipped (`darkClippedAtMost`, `crushedAtMost`), and clipping `clippedMargin` more
+    /// of the frame. The darker frame lacks nothing at either end, so the light added on top of it
+    /// went into clipped highlights: a night scene's clean frame (white point 0.94, nothing
+    /// clipped) lost to its twin pushed 1.8 stops (3.8 % clipped), whose absolute score was as
+    /// high. An HDR rendition and its plain twin are not caught: the darker one crushes its
+    /// shadows (15 %), stops short of white, or clips too (a Canon's HDR frame, 3.4 %: its plain
+    /// twin 1.7 stops brighter is a rendition a person may keep, not a misfire).
+    static func clippedOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
+        guard abs(iOverJ) >= misfire else { return nil }
+        let (bright, dark) = iOverJ > 0 ? (i, j) : (j, i)
+        let (mb, md) = (photos[bright].technical.measurements, photos[dark].technical.measurements)
+        guard md.whitePoint >= fullRange, md.clippedHighlights <= darkClippedAtMost, md.clippedShadows <= crushedAtMost,
+              mb.clippedHighlights - md.clippedHighlights >= clippedMargin else { return nil }
+        return bright
+    }
+
     /// A burst with no majority: its frames split at a gap of a stop or more into two camps of
     /// one size, as when two of four frames are two stops under. Then, as in a pair, the camp
     /// that looks better on its own (mean `exposure`) is the scene's exposure: the median fell
@@ -125,7 +155,7 @@ public enum GroupExposure {
             if s.count == 1 {
                 let j = s[0]
                 let (own, other) = (photos[i].technical.exposure, photos[j].technical.exposure)
-                if let blown = blownOfPair(i, j, d[j]!, photos) {
+                if let blown = blownOfPair(i, j, d[j]!, photos) ?? clippedOfPair(i, j, d[j]!, photos) {
                     if blown == i { out[i] = d[j]! }
                 } else if own < other && own < Self.fineOnItsOwn { out[i] = d[j]! }
             } else if s.count >= 2 {

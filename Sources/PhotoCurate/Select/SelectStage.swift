@@ -103,7 +103,9 @@ public struct SelectStage: BarrierStage {
     ///    added back, so one clean and one more blurred sibling do not cancel (`GroupBlur.measure`).
     /// 15: a group whose best is confirmed only by siblings blurred `confirmingBlur` × `blurRef` or more
     ///    fills a short top N, like an unconfirmed one, its scores unchanged.
-    public static let version = 15
+    /// 16: the brighter frame of a pair, a stop or more over a sibling that uses its whole range
+    ///    and clipping more, is the misfire even when both look right on their own (`GroupExposure.clippedOfPair`).
+    public static let version = 16
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
