@@ -93,6 +93,27 @@ final class SpectrumTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(blur[2]).sigma, mild)
     }
 
+    /// A witness smeared within its own frame loses detail along its smear and little in the sum,
+    /// so a blurred sibling reads sharp against it; it counts only when no other witness does.
+    /// og34: a σ 0.5 defocus read 0.1 px blurred, the median falling on a 3.9 px smear between a
+    /// clean sibling (+0.4 px²) and a more blurred one.
+    func testASmearedWitnessCountsOnlyWhenNoOtherDoes() throws {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        // 2 stands in for the smeared sibling: as blurred as 1, so 1 reads no blur against it.
+        let images = [try frame(), try frame(shiftX: 0.01, blur: 1.2), try frame(shiftX: 0.02, blur: 1.2)]
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
+        }
+        // No witness's own blur is added back here, so the median alone is at stake.
+        let both = try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, blurredWitness: 100)[1]).sigma
+        let clean = try XCTUnwrap(GroupBlur.measure(members: [0, 1], photos: inputs, blurredWitness: 100)[1]).sigma
+        let steady = try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, blurredWitness: 100, smeared: [2])[1]).sigma
+        XCTAssertGreaterThan(clean, both + 0.1, "the smeared witness halves the blur read against the clean one")
+        XCTAssertEqual(steady, clean, accuracy: 1e-9, "without it, the clean witness decides")
+        XCTAssertNotNil(GroupBlur.measure(members: [1, 2], photos: inputs, smeared: [2])[1], "alone, it still witnesses")
+    }
+
     /// A scene with no clean frame: the blurred one's only sibling is grainy. It is still
     /// compared with it, at the analysis scale (where the fit stands above the grain's floor),
     /// not at 100 %, so the least bad frame of the scene does not pass for sharp.

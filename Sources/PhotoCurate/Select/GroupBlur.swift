@@ -26,7 +26,8 @@ import Foundation
 /// zoomed a little) does not decide; a shaken frame among steady ones is more
 /// blurred than most of them. A witness that is blurred itself (its own value at
 /// `blurredWitness` or more) has its value added back to the comparison, so two siblings,
-/// one clean and one more blurred, do not cancel out. Photos with no comparable sibling get no value.
+/// one clean and one more blurred, do not cancel out. A witness smeared within its own frame
+/// (`smeared`, from `GroupSmear`) counts only when no other does. Photos with no comparable sibling get no value.
 ///
 /// For JPEGs the same comparison is also made at 100 %, on the DCT blocks
 /// (`NativeDetail.blurDifference`), and the two add up: Δσ² = analysis +
@@ -131,7 +132,8 @@ public enum GroupBlur {
         return (a.sectorBlurDifference(comparedWith: b).compactMap { $0 }.max() ?? 0) * k >= detailKept
     }
 
-    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45) -> [Int: Value] {
+    public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45,
+                               smeared: Set<Int> = []) -> [Int: Value] {
         // Per photo: its witnesses (the best tier present) with the blur against each, at the
         // analysis scale and at 100 % (nil where not compared there).
         typealias Witness = (analysis: Double, native: Double?, j: Int)
@@ -162,7 +164,12 @@ public enum GroupBlur {
             // misexposed) is compared with it at the analysis scale, where the fit stands above
             // the noise floor; at 100 % the grain would pass for detail, so not there.
             guard let tier = tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
-            witnesses[i] = tiers[tier].map { d, j in
+            // A witness smeared within its own frame (`GroupSmear`) has lost detail along its smear
+            // and little in the sum over orientations, so this frame's blur reads less against it:
+            // a σ 0.5 defocus read 0.1 px blurred, the median falling on a 3.9 px smear between
+            // a clean sibling (+0.4 px²) and a more blurred one. It counts only when no other does.
+            let steady = tiers[tier].filter { !smeared.contains($0.1) }
+            witnesses[i] = (steady.isEmpty ? tiers[tier] : steady).map { d, j in
                 (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0) } }, j)
             }
         }

@@ -105,7 +105,9 @@ public struct SelectStage: BarrierStage {
     ///    fills a short top N, like an unconfirmed one, its scores unchanged.
     /// 16: the brighter frame of a pair, a stop or more over a sibling that uses its whole range
     ///    and clipping more, is the misfire even when both look right on their own (`GroupExposure.clippedOfPair`).
-    public static let version = 16
+    /// 17: a witness smeared within its own frame (`GroupSmear`) counts for a sibling's blur only
+    ///    when no other does (`GroupBlur.measure`).
+    public static let version = 17
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
@@ -236,10 +238,12 @@ public struct SelectStage: BarrierStage {
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
         var groupSmear: [Int: Double] = [:]
         for c in clustering.clusters where c.photos.count > 1 {
-            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"])) { a, _ in a }
+            let smear = GroupSmear.measure(members: c.photos, photos: photos)
+            groupSmear.merge(smear) { a, _ in a }
+            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"],
+                                              smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys))) { a, _ in a }
             groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
-            groupSmear.merge(GroupSmear.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
         let groups = clustering.clusters.map(\.photos)
