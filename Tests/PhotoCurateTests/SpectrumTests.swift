@@ -12,6 +12,15 @@ final class SpectrumTests: XCTestCase {
         return try Decoder(longEdge: 768).decode(path)
     }
 
+    /// Frames of one scene as selection sees them: their quality and spectrum, measured.
+    func selectInputs(_ images: [AnalysisImage]) -> [SelectInput] {
+        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
+        return images.enumerated().map { k, img in
+            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
+                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
+        }
+    }
+
     func testExtraBlurMeasuresTheAddedGaussianWhateverTheScene() throws {
         let s = SpectrumAnalyzer()
         let sharp = s.analyze(try frame())
@@ -61,12 +70,8 @@ final class SpectrumTests: XCTestCase {
     }
 
     func testGroupBlurIgnoresNoisierSiblingsAndNamesTheBlurredFrame() throws {
-        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
         let images = [try frame(), try frame(shiftX: 0.015), try frame(blur: 2.5), try frame(noise: 14)]
-        let inputs = images.enumerated().map { k, img in
-            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
-                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
-        }
+        let inputs = selectInputs(images)
         let blur = GroupBlur.measure(members: [0, 1, 2, 3], photos: inputs)
         XCTAssertLessThan(try XCTUnwrap(blur[0]).sigma, 0.6)
         XCTAssertLessThan(try XCTUnwrap(blur[1]).sigma, 0.6)
@@ -80,12 +85,8 @@ final class SpectrumTests: XCTestCase {
     /// comparisons read it as sharp as the clean frame. The strong one is blurred itself, and
     /// its own blur is added back to what it witnesses.
     func testABlurredWitnessDoesNotCancelACleanOne() throws {
-        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
         let images = [try frame(), try frame(shiftX: 0.01, blur: 1.2), try frame(shiftX: 0.02, blur: 3)]
-        let inputs = images.enumerated().map { k, img in
-            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
-                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
-        }
+        let inputs = selectInputs(images)
         let blur = GroupBlur.measure(members: [0, 1, 2], photos: inputs)
         let mild = try XCTUnwrap(blur[1]).sigma, clean = try XCTUnwrap(blur[0]).sigma
         XCTAssertGreaterThan(mild, 0.45, "σ 0.9 px at the analysis scale was added")
@@ -98,13 +99,9 @@ final class SpectrumTests: XCTestCase {
     /// og34: a σ 0.5 defocus read 0.1 px blurred, the median falling on a 3.9 px smear between a
     /// clean sibling (+0.4 px²) and a more blurred one.
     func testASmearedWitnessCountsOnlyWhenNoOtherDoes() throws {
-        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
         // 2 stands in for the smeared sibling: as blurred as 1, so 1 reads no blur against it.
         let images = [try frame(), try frame(shiftX: 0.01, blur: 1.2), try frame(shiftX: 0.02, blur: 1.2)]
-        let inputs = images.enumerated().map { k, img in
-            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
-                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
-        }
+        let inputs = selectInputs(images)
         // No witness's own blur is added back here, so the median alone is at stake.
         let both = try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, blurredWitness: 100)[1]).sigma
         let clean = try XCTUnwrap(GroupBlur.measure(members: [0, 1], photos: inputs, blurredWitness: 100)[1]).sigma
@@ -118,7 +115,6 @@ final class SpectrumTests: XCTestCase {
     /// compared with it, at the analysis scale (where the fit stands above the grain's floor),
     /// not at 100 %, so the least bad frame of the scene does not pass for sharp.
     func testAGrainySiblingWitnessesBlurWhenNoCleanOneIs() throws {
-        let s = SpectrumAnalyzer(), q = QualityAnalyzer()
         // 3072 px files: the analysis scale averages grain as a camera file's downscale does.
         func big(blur: Double = 0, noise: Double = 0) throws -> AnalysisImage {
             let path = try temporaryDirectory() + "/g.jpg"
@@ -126,10 +122,7 @@ final class SpectrumTests: XCTestCase {
             return try Decoder(longEdge: 768).decode(path)
         }
         let images = [try big(blur: 7.5), try big(noise: 14)]
-        let inputs = images.enumerated().map { k, img in
-            SelectInput(path: "f\(k)", technical: q.analyze(img), localHour: nil, timeLabel: nil,
-                        print: FeaturePrint(vector: [1]), spectrum: s.analyze(img))
-        }
+        let inputs = selectInputs(images)
         XCTAssertGreaterThan(inputs[1].technical.measurements.noiseSigma, max(1.5 * inputs[0].technical.measurements.noiseSigma + 0.5, 3), "the sibling is grainy")
         let blur = GroupBlur.measure(members: [0, 1], photos: inputs)
         let blurred = try XCTUnwrap(blur[0], "the grainy sibling is its witness")
