@@ -111,6 +111,22 @@ final class SpectrumTests: XCTestCase {
         XCTAssertNotNil(GroupBlur.measure(members: [1, 2], photos: inputs, smeared: [2])[1], "alone, it still witnesses")
     }
 
+    /// og32 (held out): a σ 0.7 defocus whose steady witness was grainy (a lower tier) read 0
+    /// against its smeared sibling, the one witness of the best tier, and was picked. A smeared
+    /// witness gives way to a steady one of any tier.
+    func testASmearedWitnessGivesWayToASteadyOneOfALowerTier() throws {
+        // 2 stands in for the smeared sibling, as blurred as 1; 0 is clean but clips more (tier 1).
+        let images = [try frame(), try frame(shiftX: 0.01, blur: 1.2), try frame(shiftX: 0.02, blur: 1.2)]
+        var inputs = selectInputs(images)
+        inputs[0].technical.measurements.clippedHighlights = inputs[1].technical.measurements.clippedHighlights + 0.1
+        let alone = try XCTUnwrap(GroupBlur.measure(members: [0, 1], photos: inputs, blurredWitness: 100)[1]).sigma
+        let steady = try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, blurredWitness: 100, smeared: [2])[1])
+        let smeared = try XCTUnwrap(GroupBlur.measure(members: [1, 2], photos: inputs, blurredWitness: 100, smeared: [2])[1]).sigma
+        XCTAssertGreaterThan(alone, smeared + 0.1, "against the smeared sibling its blur hardly shows")
+        XCTAssertEqual(steady.sigma, alone, accuracy: 1e-9, "the steady witness of the lower tier decides")
+        XCTAssertEqual(steady.reference, 0)
+    }
+
     /// A scene with no clean frame: the blurred one's only sibling is grainy. It is still
     /// compared with it, at the analysis scale (where the fit stands above the grain's floor),
     /// not at 100 %, so the least bad frame of the scene does not pass for sharp.

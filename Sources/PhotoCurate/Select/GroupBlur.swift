@@ -163,13 +163,15 @@ public enum GroupBlur {
             // frame whose only witness is grainy (a scene with no clean frame: blurred, grainy,
             // misexposed) is compared with it at the analysis scale, where the fit stands above
             // the noise floor; at 100 % the grain would pass for detail, so not there.
-            guard let tier = tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
             // A witness smeared within its own frame (`GroupSmear`) has lost detail along its smear
             // and little in the sum over orientations, so this frame's blur reads less against it:
             // a σ 0.5 defocus read 0.1 px blurred, the median falling on a 3.9 px smear between
-            // a clean sibling (+0.4 px²) and a more blurred one. It counts only when no other does.
-            let steady = tiers[tier].filter { !smeared.contains($0.1) }
-            witnesses[i] = (steady.isEmpty ? tiers[tier] : steady).map { d, j in
+            // a clean sibling (+0.4 px²) and a more blurred one. It counts only when no other does,
+            // in any tier: a σ 0.7 defocus whose one steady sibling was grainy read 0 against its
+            // smeared sibling and 0.5 px against the grainy one, and was picked (select v18).
+            let steadyTier = tiers.firstIndex { $0.contains { !smeared.contains($0.1) } }
+            guard let tier = steadyTier ?? tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
+            witnesses[i] = (steadyTier == nil ? tiers[tier] : tiers[tier].filter { !smeared.contains($0.1) }).map { d, j in
                 (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0) } }, j)
             }
         }

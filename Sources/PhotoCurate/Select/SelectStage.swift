@@ -107,7 +107,7 @@ public struct SelectStage: BarrierStage {
     ///    and clipping more, is the misfire even when both look right on their own (`GroupExposure.clippedOfPair`).
     /// 17: a witness smeared within its own frame (`GroupSmear`) counts for a sibling's blur only
     ///    when no other does (`GroupBlur.measure`).
-    public static let version = 17
+    public static let version = 18
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
