@@ -27,7 +27,7 @@ import Foundation
 /// blurred than most of them. A witness that is blurred itself (its own value at
 /// `blurredWitness` or more) has its value added back to the comparison, so two siblings,
 /// one clean and one more blurred, do not cancel out. A witness smeared within its own frame
-/// (`smeared`, from `GroupSmear`) counts only when no other does. Photos with no comparable sibling get no value.
+/// (`smeared`, from `GroupSmear`) counts only when no other of any tier does. Photos with no comparable sibling get no value.
 ///
 /// For JPEGs the same comparison is also made at 100 %, on the DCT blocks
 /// (`NativeDetail.blurDifference`), and the two add up: Δσ² = analysis +
