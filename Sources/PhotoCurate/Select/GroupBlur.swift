@@ -134,8 +134,8 @@ public enum GroupBlur {
 
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45,
                                smeared: Set<Int> = []) -> [Int: Value] {
-        // Per photo: its witnesses (the best tier present) with the blur against each, at the
-        // analysis scale and at 100 % (nil where not compared there).
+        // Per photo: its witnesses (the best tier with a steady witness, else the best present)
+        // with the blur against each, at the analysis scale and at 100 % (nil where not compared there).
         typealias Witness = (analysis: Double, native: Double?, j: Int)
         var witnesses: [Int: [Witness]] = [:]
         for i in members {
@@ -169,9 +169,9 @@ public enum GroupBlur {
             // a clean sibling (+0.4 px²) and a more blurred one. It counts only when no other does,
             // in any tier: a σ 0.7 defocus whose one steady sibling was grainy read 0 against its
             // smeared sibling and 0.5 px against the grainy one, and was picked (select v18).
-            let steadyTier = tiers.firstIndex { $0.contains { !smeared.contains($0.1) } }
-            guard let tier = steadyTier ?? tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
-            witnesses[i] = (steadyTier == nil ? tiers[tier] : tiers[tier].filter { !smeared.contains($0.1) }).map { d, j in
+            let steady = tiers.map { $0.filter { !smeared.contains($0.1) } }
+            guard let tier = steady.firstIndex(where: { !$0.isEmpty }) ?? tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
+            witnesses[i] = (steady[tier].isEmpty ? tiers[tier] : steady[tier]).map { d, j in
                 (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0) } }, j)
             }
         }

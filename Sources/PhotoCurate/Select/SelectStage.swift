@@ -107,6 +107,8 @@ public struct SelectStage: BarrierStage {
     ///    and clipping more, is the misfire even when both look right on their own (`GroupExposure.clippedOfPair`).
     /// 17: a witness smeared within its own frame (`GroupSmear`) counts for a sibling's blur only
     ///    when no other does (`GroupBlur.measure`).
+    /// 18: a smeared witness gives way to a steady one of any tier (grainier, clipping more, a
+    ///    stop apart), not only of its own.
     public static let version = 18
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
