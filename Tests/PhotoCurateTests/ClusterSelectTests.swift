@@ -120,6 +120,34 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(off.reasons[2].contains { $0.contains("not picked: looks like a") })
     }
 
+    /// A clean photo of the same view shot again at another moment (cosine 0.99 with a pick)
+    /// fills a short top N after the less alike ones but before a scene under the quality
+    /// floor; a copy of a picked picture never fills.
+    func testARepeatedViewFillsBeforeAWeakSceneButACopyNever() throws {
+        func unit(_ v: [Float]) -> FeaturePrint { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return FeaturePrint(vector: v.map { $0 / n }) }
+        let a = unit([1, 0, 0, 0, 0]), alike = unit([0.85, 0.5268, 0, 0, 0]), dark = unit([0, 0, 0, 1, 0])
+        let again = unit([0.99, 0, 0, 0, 0.1411]), copy = unit([0.9999, 0, 0, 0, -0.0141])
+        // Hours apart, each its own moment; the repeated view scores over the less alike one.
+        let photos: [(String, FeaturePrint, Double, Double)] = [("a", a, 0, 0.9), ("alike", alike, 5 * 3600, 0.7), ("again", again, 10 * 3600, 0.85),
+                                                                ("copy", copy, 15 * 3600, 0.9), ("dark", dark, 20 * 3600, 0.25)]
+        let (inputs, sel) = timed(photos)
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(c.clusters.count, 5)
+        let all = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
+        XCTAssertEqual(Set(all.picks.map { sel[$0].path }), ["a", "alike", "again", "dark"])
+        XCTAssertTrue(all.reasons[2].contains { $0.contains("fills the top 10: looks like a (similarity 0.99), a pick from another moment") }, "\(all.reasons[2])")
+        XCTAssertFalse(all.picks.contains(3), "a copy of a pick: \(all.reasons[3])")
+        // With one place left after the less alike fill, the repeated view takes it, not the weak scene.
+        let three = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 3])).run((sel, c))
+        XCTAssertEqual(Set(three.picks.map { sel[$0].path }), ["a", "alike", "again"])
+        // Two places: the less alike view first, though the repeated one scores higher.
+        let two = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 2])).run((sel, c))
+        XCTAssertEqual(Set(two.picks.map { sel[$0].path }), ["a", "alike"])
+        // Off (at fillSimilarity), the weak scene fills instead.
+        let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 3, "repeatSimilarity": 0.95])).run((sel, c))
+        XCTAssertEqual(Set(off.picks.map { sel[$0].path }), ["a", "alike", "dark"])
+    }
+
     /// A pair has no majority; a frame a stop brighter and blown over a quarter more of the frame
     /// is its misfire, even where the absolute exposure score prefers it (a low-key scene).
     func testAPairsBlownFrameIsTheMisfireThoughItsAbsoluteExposureIsBetter() throws {

@@ -109,12 +109,15 @@ public struct SelectStage: BarrierStage {
     ///    when no other does (`GroupBlur.measure`).
     /// 18: a smeared witness gives way to a steady one of any tier (grainier, clipping more, a
     ///    stop apart), not only of its own.
-    public static let version = 18
+    /// 19: a clean photo that looks like a pick of another moment over `fillSimilarity`, but under
+    ///    `repeatSimilarity`, fills a short top N before a held-back group or one under the floor.
+    public static let version = 19
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
         ParameterSpec("similarity", 0.75, in: 0...1, "picks are never this similar to each other"),
-        ParameterSpec("fillSimilarity", 0.95, in: 0...1, "when look-alikes leave the top N short, it is filled with photos that look like a pick of another moment (never of the same one) under this similarity, then with groups under the quality floor; at or below `similarity`, the list stops short instead"),
+        ParameterSpec("fillSimilarity", 0.95, in: 0...1, "when look-alikes leave the top N short, it is filled with photos that look like a pick of another moment (never of the same one) under this similarity, then with ones under repeatSimilarity, then with groups held back or under the quality floor; at or below `similarity`, the list stops short instead"),
+        ParameterSpec("repeatSimilarity", 0.995, in: 0...1, "a photo offered that looks like a pick of another moment under this similarity (the same view, shot again) fills a short top N before any group held back or under the quality floor: a repeated view is clean, those are not shown to be; a copy of the same picture (this similar or more) never fills; at or below fillSimilarity, off"),
         ParameterSpec("burstGap", 5, in: 0...60, "photos of a moment shot at most this many seconds after the one before are one shooting burst; a further pick is never from a picked group's shooting burst (its misfires and look-unlike frames are that scene again); 0 turns this off"),
         ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
@@ -472,7 +475,7 @@ public struct SelectStage: BarrierStage {
 
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
     /// When that leaves the top N short, it is filled (reason returned per photo) from the
-    /// rest: first look-alikes of picks of other moments, then groups under the quality floor.
+    /// rest: first look-alikes of picks of other moments (less alike first), then groups held back or under the floor.
     func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?]) -> (picks: [Int], fills: [Int: String]) {
         var picks: [Int] = []
         var used = Set<Int>()
@@ -491,22 +494,27 @@ public struct SelectStage: BarrierStage {
         // (a frame that did not join its burst), so only picks of other moments may be
         // looked like, and none this closely (the same view twice).
         // nil: may not fill; "": may, looking like no pick; else which pick it looks like.
-        func lookAlike(_ i: Int) -> String? {
+        func lookAlike(_ i: Int, under limit: Float) -> String? {
             guard duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, bursts: bursts) == nil else { return nil }
             var alike: (pick: Int, cosine: Float)?
             for p in picks {
                 let c = photos[p].print.cosine(photos[i].print)
                 guard c >= threshold else { continue }
-                if c >= fillLimit || clustering.momentOf[p] == clustering.momentOf[i] { return nil }
+                if c >= limit || clustering.momentOf[p] == clustering.momentOf[i] { return nil }
                 if alike.map({ c > $0.cosine }) ?? true { alike = (p, c) }
             }
             guard let (p, c) = alike else { return "" }
             return String(format: "looks like %@ (similarity %.2f), a pick from another moment", (photos[p].path as NSString).lastPathComponent, c)
         }
         guard fillLimit > threshold else { return (sorted(picks, ranked + reserve), fills) }
-        for (list, isReserve) in [(ranked, false), (reserve, true)] {
+        // A view shot again at another moment comes before a held-back group: the spec's "no
+        // faulty pick while scenes with a clean shot are left" holds for a scene whose only
+        // clean shots look like another scene's pick (two scenes cut from one photograph, at
+        // 0.99, on two trips of the second generator, where a defocused frame filled instead).
+        let repeatLimit = max(fillLimit, Float(parameters["repeatSimilarity"]))
+        for (list, isReserve, under) in [(ranked, false, fillLimit), (ranked, false, repeatLimit), (reserve, true, fillLimit)] {
             for i in list where picks.count < limit && !used.contains(i) {
-                guard let alike = lookAlike(i) else { continue }
+                guard let alike = lookAlike(i, under: under) else { continue }
                 picks.append(i); used.insert(i)
                 let held = isReserve ? (heldBack[i] ?? "") + ", but no other scene is left" : ""
                 let why = [held, alike].filter { !$0.isEmpty }.joined(separator: "; ")
