@@ -40,7 +40,10 @@ public enum TripScorer {
         }
     }
 
-    public static func score(labels: TripLabels, manifest: Manifest) -> Report {
+    /// Scores `manifest` against `labels`; photos cut from a source named in `excludingSources`
+    /// (a flat test pattern is no photograph: its blurred and clean crops are the same grey
+    /// field) are left out of the quality AUCs, not of clustering or the top N.
+    public static func score(labels: TripLabels, manifest: Manifest, excludingSources: Set<String> = []) -> Report {
         func label(_ p: Manifest.Photo) -> TripLabels.File? { labels.files[(p.path as NSString).lastPathComponent] }
         let scored = manifest.photos.filter { p in label(p).map { !$0.corrupt && $0.scene != nil } == true && p.cluster != nil && p.quality != nil }
         let truth = scored.map { label($0)!.scene! }
@@ -49,9 +52,10 @@ public enum TripScorer {
                                            ari: Metrics.adjustedRand(truth: truth, predicted: predicted),
                                            predictedGroups: Set(predicted).count, scenes: Set(truth).count)
 
+        let judged = scored.filter { p in label(p)!.source.map { !excludingSources.contains($0) } ?? true }
         func quality(_ value: (Manifest.Photo) -> Double) -> Report.Quality {
-            let clean = scored.filter { label($0)!.degradation == nil }
-            let degraded = scored.filter { label($0)!.degradation != nil }
+            let clean = judged.filter { label($0)!.degradation == nil }
+            let degraded = judged.filter { label($0)!.degradation != nil }
             let global = Metrics.auc(positive: clean.map(value), negative: degraded.map(value))
             // Within scenes: pool every (clean, degraded) pair of the same scene.
             func within(_ kind: String?) -> Double? {
@@ -88,7 +92,7 @@ public enum TripScorer {
                              sameSceneDuplicatePairs: dupPairs, corruptPicked: pickLabels.filter { $0?.corrupt ?? false }.count)
         return Report(files: manifest.photos.count, scored: scored.count, clustering: clustering,
                       quality: quality { $0.quality!.overall },
-                      technicalInGroup: scored.allSatisfy { $0.score != nil } ? quality { $0.score!.technical } : nil,
+                      technicalInGroup: judged.allSatisfy { $0.score != nil } ? quality { $0.score!.technical } : nil,
                       laplacianBaseline: quality { $0.quality!.measurements.laplacianVariance },
                       top: top)
     }

@@ -200,9 +200,16 @@ struct BenchCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Score a manifest against a trip's labels: clustering, quality AUC, top-N checks.")
         @Option(help: "labels.json of the trip.") var labels: String
         @Option(help: "manifest.json of a run over the trip's photos.") var manifest: String
+        @Option(name: .customLong("exclude-source"), help: "Leave the photos cut from this source (its file name in labels.json) out of the quality AUCs: one that is no photograph, such as a flat test pattern. Repeatable.")
+        var excludeSource: [String] = []
         @Flag(help: "Print JSON.") var json = false
         func run() throws {
-            let report = TripScorer.score(labels: try TripLabels.read(labels), manifest: try Manifest.read(manifest))
+            let labels = try TripLabels.read(self.labels)
+            let known = Set(labels.files.values.compactMap(\.source))
+            for name in excludeSource where !known.contains(name) {
+                throw ValidationError("--exclude-source \(name): no photo of \(self.labels) is cut from it")
+            }
+            let report = TripScorer.score(labels: labels, manifest: try Manifest.read(manifest), excludingSources: Set(excludeSource))
             if json {
                 let enc = JSONEncoder(); enc.outputFormatting = [.prettyPrinted, .sortedKeys]
                 print(String(decoding: try enc.encode(report), as: UTF8.self))

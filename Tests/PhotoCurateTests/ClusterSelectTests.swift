@@ -246,6 +246,34 @@ final class ClusterSelectTests: XCTestCase {
         for i in 2...3 { XCTAssertGreaterThan(try XCTUnwrap(ev2[i]), 1.5) }
     }
 
+    /// Four frames two stops under, two clean, one two stops over: the median is the under
+    /// camp's. The two clean frames agree, look right on their own and clip nothing, while every
+    /// under frame looks wrong on its own: the clean pair is the scene's exposure. Where the
+    /// majority looks right enough (a low-key scene), or only one frame looks right, the median rules.
+    func testAnAgreeingMinorityThatLooksRightOutvotesAMajorityThatLooksWrong() throws {
+        func input(_ luma: Double, exposure: Double, clipped: Double = 0) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: luma, clippedHighlights: clipped, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: luma))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        func burst(under: Double, clean: [Double], cleanClipped: Double = 0) -> [Int: Double] {
+            let photos = [input(0.19, exposure: under), input(0.18, exposure: under), input(0.2, exposure: under), input(0.19, exposure: under)]
+                + clean.map { input(0.4, exposure: $0, clipped: cleanClipped) } + [input(0.75, exposure: 0.2, clipped: 0.11)]
+            return GroupExposure.measure(members: Array(photos.indices), photos: photos)
+        }
+        let ev = burst(under: 0.22, clean: [1, 0.98])
+        for i in 4...5 { XCTAssertLessThan(abs(try XCTUnwrap(ev[i])), 0.2, "a clean frame is the scene's exposure: \(ev)") }
+        for i in 0...3 { XCTAssertLessThan(try XCTUnwrap(ev[i]), -1.5) }
+        XCTAssertGreaterThan(try XCTUnwrap(ev[6]), 1.5)
+        // The median rules: a majority that looks half right, one clean frame, a pair that clips.
+        for other in [burst(under: 0.6, clean: [1, 0.98]), burst(under: 0.22, clean: [1]), burst(under: 0.22, clean: [1, 0.98], cleanClipped: 0.03)] {
+            XCTAssertLessThan(abs(try XCTUnwrap(other[0])), 0.3, "the under camp is the reference: \(other)")
+            XCTAssertGreaterThan(try XCTUnwrap(other[4]), 1.5)
+        }
+    }
+
     /// A burst of three whose two misfires are pushed two stops and blown: the majority is the
     /// misfire. Blown highlights hold nothing; the clean frame is the scene's exposure.
     func testABlownMajorityIsTheMisfire() throws {

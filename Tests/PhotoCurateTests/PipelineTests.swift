@@ -124,6 +124,14 @@ final class PipelineTests: XCTestCase {
         XCTAssertGreaterThan(report.clustering.ari, 0.5)
         XCTAssertEqual(m.picks.count, 3)
         for p in m.picks { XCTAssertFalse(p.reasons.isEmpty) }
+        // Sources left out leave the quality AUCs, not clustering or the top N.
+        let sources = Set(labels.files.values.compactMap(\.source))
+        XCTAssertFalse(sources.isEmpty)
+        let none = TripScorer.score(labels: labels, manifest: m, excludingSources: sources)
+        XCTAssertNil(none.quality.aucGlobal)
+        XCTAssertNotNil(report.quality.aucGlobal)
+        XCTAssertEqual(none.clustering.ari, report.clustering.ari)
+        XCTAssertEqual(none.top.picked, report.top.picked)
     }
 
     /// A sidecar that cannot be written is one problem naming it and why; the others are written.

@@ -130,9 +130,34 @@ public enum GroupExposure {
         func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedColour }
         if darker.count < brighter.count, let leastBlown = brighter.map(clipped).min(), let mostBlown = darker.map(clipped).max(),
            leastBlown - mostBlown >= Self.blownMargin { return darker }
-        guard cut * 2 == place.count else { return nil }
         func look(_ camp: [Int]) -> Double { camp.map { photos[$0].technical.exposure }.reduce(0, +) / Double(camp.count) }
+        if let camp = agreeingMinority(place, photos) { return camp }
+        guard cut * 2 == place.count else { return nil }
         return look(brighter) >= look(darker) ? brighter : darker
+    }
+
+    /// A camp that looks wrong on its own, every frame under this absolute `exposure`, is
+    /// outvoted by a smaller camp that agrees with itself and looks right (`agreeingMinority`).
+    static let looksWrong = 0.5
+
+    /// The camp (frames within a stop of each other, a stop or more from the rest) of two or
+    /// more frames that each look right on their own (`fineOnItsOwn`) and clip next to nothing
+    /// (`darkClippedAtMost`), when the largest camp's every frame looks wrong on its own
+    /// (`looksWrong`): a majority that agrees only on a bad exposure. Three frames 1.8–2.1 stops
+    /// under (absolute exposure 0.19–0.27) outvoted two clean frames (1.0, nothing clipped),
+    /// which read two stops over and lost to them (a held-out trip of the second generator).
+    static func agreeingMinority(_ place: [(photo: Int, stops: Double)], _ photos: [SelectInput]) -> [Int]? {
+        var camps: [[Int]] = [[place[0].photo]]
+        for k in 1..<place.count {
+            if place[k].stops - place[k - 1].stops >= misfire { camps.append([]) }
+            camps[camps.count - 1].append(place[k].photo)
+        }
+        let largest = camps.max { $0.count < $1.count }!
+        guard largest.allSatisfy({ photos[$0].technical.exposure < looksWrong }) else { return nil }
+        let fine = camps.filter { c in
+            c.count >= 2 && c.allSatisfy { photos[$0].technical.exposure >= fineOnItsOwn && photos[$0].technical.measurements.clippedHighlights <= darkClippedAtMost }
+        }
+        return fine.count == 1 ? fine[0] : nil
     }
 
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {

@@ -111,7 +111,10 @@ public struct SelectStage: BarrierStage {
     ///    stop apart), not only of its own.
     /// 19: a clean photo that looks like a pick of another moment over `fillSimilarity`, but under
     ///    `repeatSimilarity`, fills a short top N before a held-back group or one under the floor.
-    public static let version = 19
+    /// 20: a camp of two or more frames that look right on their own outvotes a larger camp whose
+    ///    every frame looks wrong (`GroupExposure.agreeingMinority`); with four siblings or more, a
+    ///    frame's smear is judged against the second most anisotropic (`GroupSmear.sharedSmearSiblings`).
+    public static let version = 20
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
