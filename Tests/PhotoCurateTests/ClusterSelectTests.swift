@@ -228,11 +228,11 @@ final class ClusterSelectTests: XCTestCase {
     /// Two of four frames two stops under: no majority, and the median falls between the camps,
     /// so the clean frames read 1.5 stops over. As in a pair, the camp that looks right is the scene's.
     func testABurstSplitInTwoIsJudgedByTheCampThatLooksRight() throws {
-        func input(_ luma: Double, exposure: Double) -> SelectInput {
+        func input(_ luma: Double, exposure: Double, whitePoint: Double = 0.9, clipped: Double = 0) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,
                                           measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                              noiseSigma: 0.5, meanLuma: luma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
-                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: luma))
+                                                              noiseSigma: 0.5, meanLuma: luma, clippedHighlights: clipped, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: whitePoint, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: luma))
             return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
         }
         let photos = [input(0.45, exposure: 0.9), input(0.46, exposure: 0.89), input(0.23, exposure: 0.2), input(0.21, exposure: 0.17)]
@@ -244,6 +244,19 @@ final class ClusterSelectTests: XCTestCase {
         let ev2 = GroupExposure.measure(members: [0, 1, 2, 3], photos: bright)
         for i in 0...1 { XCTAssertLessThan(abs(try XCTUnwrap(ev2[i])), 0.2) }
         for i in 2...3 { XCTAssertGreaterThan(try XCTUnwrap(ev2[i]), 1.5) }
+        // A bright scene (autumn leaves): its clean pair looks too bright on its own, the pair
+        // under looks better, but only the clean pair reaches white, clipping next to nothing.
+        let high = [input(0.7, exposure: 0.43, whitePoint: 0.97, clipped: 0.001), input(0.75, exposure: 0.14, whitePoint: 0.98, clipped: 0.022),
+                    input(0.38, exposure: 0.59, whitePoint: 0.55), input(0.39, exposure: 0.62, whitePoint: 0.56)]
+        let ev3 = GroupExposure.measure(members: [0, 1, 2, 3], photos: high)
+        for i in 0...1 { XCTAssertLessThan(abs(try XCTUnwrap(ev3[i])), 0.3, "\(ev3)") }
+        for i in 2...3 { XCTAssertLessThan(try XCTUnwrap(ev3[i]), -1.5) }
+        // Clipping more than a few % of the frame, the bright pair does not use its range: the look decides.
+        let clipping = high.enumerated().map { k, p -> SelectInput in
+            k < 2 ? input(p.technical.measurements.medianLuma, exposure: p.technical.exposure, whitePoint: 0.98, clipped: 0.06) : p
+        }
+        let ev4 = GroupExposure.measure(members: [0, 1, 2, 3], photos: clipping)
+        for i in 2...3 { XCTAssertLessThan(abs(try XCTUnwrap(ev4[i])), 0.3, "\(ev4)") }
     }
 
     /// Four frames two stops under, two clean, one two stops over: the median is the under

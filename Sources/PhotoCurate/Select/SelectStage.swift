@@ -114,7 +114,9 @@ public struct SelectStage: BarrierStage {
     /// 20: a camp of two or more frames that look right on their own outvotes a larger camp whose
     ///    every frame looks wrong (`GroupExposure.agreeingMinority`); with four siblings or more, a
     ///    frame's smear is judged against the second most anisotropic (`GroupSmear.sharedSmearSiblings`).
-    public static let version = 20
+    /// 21: of two camps of one size, a brighter one that reaches white clipping next to nothing,
+    ///    beside a darker one short of white, is the scene's exposure before the look decides.
+    public static let version = 21
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
