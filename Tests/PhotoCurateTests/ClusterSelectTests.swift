@@ -290,11 +290,11 @@ final class ClusterSelectTests: XCTestCase {
     /// A burst of three whose two misfires are pushed two stops and blown: the majority is the
     /// misfire. Blown highlights hold nothing; the clean frame is the scene's exposure.
     func testABlownMajorityIsTheMisfire() throws {
-        func input(_ luma: Double, clipped: Double) -> SelectInput {
+        func input(_ luma: Double, clipped: Double, whitePoint: Double = 0.9) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: clipped > 0.5 ? 0.1 : 1, noise: 1, composition: 0.5, overall: 0.8,
                                           measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
                                                               noiseSigma: 0.5, meanLuma: luma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
-                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
+                                                              whitePoint: whitePoint, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
                                                               medianLuma: luma, clippedColour: clipped))
             return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
         }
@@ -307,6 +307,12 @@ final class ClusterSelectTests: XCTestCase {
         let ev2 = GroupExposure.measure(members: [0, 1, 2], photos: dark)
         XCTAssertLessThan(try XCTUnwrap(ev2[0]), -1.5)
         for i in 1...2 { XCTAssertLessThan(abs(try XCTUnwrap(ev2[i])), 0.5) }
+        // Saturated flowers blow a colour over a third of two clean frames; the third frame, 2.6
+        // stops under, stops far short of white: it is the misfire, not they.
+        let saturated = [input(0.25, clipped: 0, whitePoint: 0.42), input(0.62, clipped: 0.36, whitePoint: 0.93), input(0.58, clipped: 0.31, whitePoint: 0.93)]
+        let ev3 = GroupExposure.measure(members: [0, 1, 2], photos: saturated)
+        XCTAssertLessThan(try XCTUnwrap(ev3[0]), -1.5, "\(ev3)")
+        for i in 1...2 { XCTAssertLessThan(abs(try XCTUnwrap(ev3[i])), 0.5) }
     }
 
     /// A scene shot badly throughout: its best frame is compared with faulty frames only, so

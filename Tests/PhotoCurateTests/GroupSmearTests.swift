@@ -49,20 +49,4 @@ final class GroupSmearTests: XCTestCase {
         XCTAssertEqual(unconfirmed([1: 1, 2: 1, 3: 1]), [0], "smeared siblings confirm nothing")
         XCTAssertTrue(unconfirmed([1: 1, 2: 1, 3: 0.3]).isEmpty, "one sibling that is not smeared does")
     }
-
-    /// Two frames of a burst of five shaken alike: against the most anisotropic sibling each
-    /// hides the other; with four siblings the scene's anisotropy is the second most's, so both
-    /// are seen. A clean frame beside them is not.
-    func testTwoFramesShakenAlikeInABurstOfFiveDoNotHideEachOther() throws {
-        let over = try frame(gain: 4, shiftX: 0.004), under = try frame(gain: 0.25, shiftX: 0.008), grainy = try frame(noise: 12, shiftX: 0.012)
-        let smeared = try frame(smear: 32), smeared2 = try frame(smear: 32, shiftX: 0.006), clean = try frame(shiftX: 0.002)
-        let pair = GroupSmear.measure(members: [0, 1, 2, 3, 4], photos: [smeared, smeared2, over, under, grainy])
-        for i in 0...1 { XCTAssertGreaterThanOrEqual(pair[i] ?? 0, GroupSmear.smeared, "\(pair)") }
-        // What the rule is for: against the most anisotropic sibling, the first reads far less.
-        let own = smeared.spectrum!.anisotropy, theirs = [smeared2, over, under, grainy].map { $0.spectrum!.anisotropy }
-        let excess = own.indices.compactMap { k in own[k].flatMap { v in theirs.compactMap { $0[k] }.max().map { v - $0 } } }.max() ?? 0
-        XCTAssertLessThan(excess, GroupSmear.smeared, "the other smear hides it")
-        let withClean = GroupSmear.measure(members: [0, 1, 2, 3, 4], photos: [clean, smeared, smeared2, over, under])
-        XCTAssertLessThan(withClean[0] ?? 0, GroupSmear.smeared / 2, "\(withClean)")
-    }
 }

@@ -114,7 +114,7 @@ public enum GroupExposure {
     /// between the camps, and both clean frames of such a burst read 1.5–1.8 stops over and
     /// ranked under an under-exposed one. A brighter camp that is the larger, and whose every
     /// frame is blown over `blownMargin` more of the frame than any frame of the darker camp, is
-    /// the misfire, as in a pair (`blownOfPair`): blown highlights hold nothing to come back to,
+    /// the misfire when the darker camp's frames reach `shortOfWhite`, as in a pair (`blownOfPair`): blown highlights hold nothing to come back to,
     /// and a burst of three with two frames pushed 2 stops (80 % blown) read its clean frame
     /// 2.3 stops under (a held-out trip of the second generator). `nil` when the widest gap is
     /// under `misfire`, or when the larger camp is not such a misfire (the median rules there:
@@ -130,7 +130,9 @@ public enum GroupExposure {
         guard widest >= Self.misfire else { return nil }
         let darker = place[..<cut].map { $0.photo }, brighter = place[cut...].map { $0.photo }
         func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedColour }
-        if darker.count < brighter.count, let leastBlown = brighter.map(clipped).min(), let mostBlown = darker.map(clipped).max(),
+        // Only beside a darker camp that nears white: saturated flowers blow a colour over a third
+        // of a clean frame, and a lone frame 2.6 stops under (white point 0.42) outvoted two.
+        if darker.count < brighter.count, darker.allSatisfy({ photos[$0].technical.measurements.whitePoint >= shortOfWhite }), let leastBlown = brighter.map(clipped).min(), let mostBlown = darker.map(clipped).max(),
            leastBlown - mostBlown >= Self.blownMargin { return darker }
         func look(_ camp: [Int]) -> Double { camp.map { photos[$0].technical.exposure }.reduce(0, +) / Double(camp.count) }
         if let camp = agreeingMinority(place, photos) { return camp }

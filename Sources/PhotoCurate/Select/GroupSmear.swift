@@ -22,7 +22,7 @@ import Foundation
 /// smear, and the value is the lesser of them, in the orientation where it is largest:
 /// - the frame's anisotropy exceeds every sibling's (their largest, not their median:
 ///   beside two siblings of which one was smeared, a clean frame exceeded the median
-///   by 2 px²), or with four siblings or more all but the largest (`sharedSmearSiblings`);
+///   by 2 px²);
 /// - the frame is blurrier in that orientation than most of its siblings (the median
 ///   of `PowerSpectrum.sectorBlur`). Anisotropy also grows when the orientation across
 ///   gains detail: the sharpest frame of a burst read 1.2 px² more anisotropic than
@@ -36,15 +36,6 @@ import Foundation
 public enum GroupSmear {
     /// Value at which a frame is smeared against its group (px² at the analysis scale).
     public static let smeared = 0.6
-
-    /// Siblings from which one is left out of the scene's anisotropy: two frames of a burst of
-    /// five or more may be shaken alike. Against the most anisotropic sibling, two frames of a
-    /// scene with no clean frame, smeared 6.3 and 6.8 px per 1000 px at nearby angles, hid each
-    /// other (0.11 and 0.40), and one was picked (a held-out trip of the second generator).
-    /// Over 70 trips, frames smeared 3–9 px per 1000 px reach `smeared` in 390 of 553 cases
-    /// (355 against the most anisotropic), clean frames in 20 of 4,702 (12). From three
-    /// siblings on, clean frames reach it in 26 and a 12 MP trip's blur AUC fell 0.957 → 0.951.
-    static let sharedSmearSiblings = 4
 
     /// Whether a value of `measure` (or none) reaches `smeared`.
     public static func isSmeared(_ value: Double?) -> Bool { (value ?? 0) >= smeared }
@@ -61,10 +52,7 @@ public enum GroupSmear {
             var value: Double?
             for sector in ai.indices {
                 let theirs = siblings.compactMap { own[$0].flatMap { sector < $0.count ? $0[sector] : nil } }
-                // The scene's own anisotropy: the most anisotropic sibling's, or with four or more
-                // siblings the second most's, since one of them may share the smear.
-                let ranked = theirs.sorted(by: >)
-                guard let v = ai[sector], theirs.count >= 2, let most = ranked.dropFirst(ranked.count >= Self.sharedSmearSiblings ? 1 : 0).first,
+                guard let v = ai[sector], theirs.count >= 2, let most = theirs.max(),
                       let blurrier = cross.compactMap({ sector < $0.count ? $0[sector] : nil }).median else { continue }
                 value = max(value ?? -.infinity, min(v - most, blurrier))
             }

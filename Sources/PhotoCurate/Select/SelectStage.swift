@@ -112,11 +112,12 @@ public struct SelectStage: BarrierStage {
     /// 19: a clean photo that looks like a pick of another moment over `fillSimilarity`, but under
     ///    `repeatSimilarity`, fills a short top N before a held-back group or one under the floor.
     /// 20: a camp of two or more frames that look right on their own outvotes a larger camp whose
-    ///    every frame looks wrong (`GroupExposure.agreeingMinority`); with four siblings or more, a
-    ///    frame's smear is judged against the second most anisotropic (`GroupSmear.sharedSmearSiblings`).
+    ///    every frame looks wrong (`GroupExposure.agreeingMinority`).
     /// 21: of two camps of one size, a brighter one that reaches white clipping next to nothing,
     ///    beside a darker one short of white, is the scene's exposure before the look decides.
-    public static let version = 21
+    /// 22: a larger brighter camp blown in colour is the misfire only beside a darker camp that
+    ///    reaches `GroupExposure.shortOfWhite` (saturated colours blow a channel in clean frames).
+    public static let version = 22
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("top", 20, in: 1...100_000, integer: true, "how many photos to pick"),
         ParameterSpec("minQuality", 0.35, in: 0...1, "a candidate needs at least this × the trip's best technical score; a group under it only fills a top N left short (see fillSimilarity)"),
