@@ -148,6 +148,20 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(Set(off.picks.map { sel[$0].path }), ["a", "alike", "dark"])
     }
 
+    /// A frame stored on its side gives way to an upright sibling that stands at least half as
+    /// well, not to one that is far worse (a frame two stops under against two clean frames).
+    func testAFrameOnItsSideGivesWayOnlyToAnUprightSiblingHalfAsGood() throws {
+        let p = FeaturePrint(vector: [1, 0, 0, 0])
+        for (upright, expected) in [(0.38, "side-1"), (0.6, "upright")] {
+            let (inputs, sel) = timed([("upright", p, 0, upright), ("side-1", p, 1, 0.97), ("side-2", p, 2, 0.96)])
+            var c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+            XCTAssertEqual(c.clusters.count, 1)
+            c.sideways = [1: 90, 2: 90]
+            let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 1])).run((sel, c))
+            XCTAssertEqual(s.picks.map { sel[$0].path }, [expected], "upright at \(upright)")
+        }
+    }
+
     /// A pair has no majority; a frame a stop brighter and blown over a quarter more of the frame
     /// is its misfire, even where the absolute exposure score prefers it (a low-key scene).
     func testAPairsBlownFrameIsTheMisfireThoughItsAbsoluteExposureIsBetter() throws {
