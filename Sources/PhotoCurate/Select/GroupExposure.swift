@@ -130,9 +130,10 @@ public enum GroupExposure {
         guard widest >= Self.misfire else { return nil }
         let darker = place[..<cut].map { $0.photo }, brighter = place[cut...].map { $0.photo }
         func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedColour }
+        func nearsWhite(_ j: Int) -> Bool { photos[j].technical.measurements.whitePoint >= shortOfWhite }
         // Only beside a darker camp that nears white: saturated flowers blow a colour over a third
         // of a clean frame, and a lone frame 2.6 stops under (white point 0.42) outvoted two.
-        if darker.count < brighter.count, darker.allSatisfy({ photos[$0].technical.measurements.whitePoint >= shortOfWhite }), let leastBlown = brighter.map(clipped).min(), let mostBlown = darker.map(clipped).max(),
+        if darker.count < brighter.count, darker.allSatisfy(nearsWhite), let leastBlown = brighter.map(clipped).min(), let mostBlown = darker.map(clipped).max(),
            leastBlown - mostBlown >= Self.blownMargin { return darker }
         func look(_ camp: [Int]) -> Double { camp.map { photos[$0].technical.exposure }.reduce(0, +) / Double(camp.count) }
         if let camp = agreeingMinority(place, photos) { return camp }
@@ -144,7 +145,7 @@ public enum GroupExposure {
             let m = photos[j].technical.measurements
             return m.whitePoint >= fullRange && m.clippedHighlights <= fullRangeClippedAtMost
         }
-        if brighter.allSatisfy(usesRange) && darker.allSatisfy({ photos[$0].technical.measurements.whitePoint < shortOfWhite }) { return brighter }
+        if brighter.allSatisfy(usesRange) && !darker.contains(where: nearsWhite) { return brighter }
         return look(brighter) >= look(darker) ? brighter : darker
     }
 
