@@ -239,6 +239,27 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(SelectStage.sceneExposure(groups: [[0]], photos: photos, groupExposure: [:], stops: 0.4).isEmpty, "a photo alone keeps its own")
     }
 
+    /// A frame 2.2 stops over with 83 % of it in clipped blocks reads 0.0 stops from its burst
+    /// (only its shadows are left to compare): it is not lifted to its sibling's exposure.
+    func testAFrameBlownWhiteOverMostOfItIsNotLiftedToTheScenesExposure() throws {
+        func input(_ exposure: Double, clipped: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: clipped, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        let photos = [input(0.002, clipped: 0.83), input(0.83, clipped: 0), input(0.28, clipped: 0.05), input(0.002, clipped: 0.4)]
+        let ev: [Int: Double] = [0: 0.0, 1: -0.58, 2: 0.13, 3: 0.1]
+        let lift = SelectStage.sceneExposure(groups: [[0, 1, 2, 3]], photos: photos, groupExposure: ev, stops: 0.8)
+        XCTAssertNil(lift[0], "blown over 83 %: its stops cannot be read, so it keeps its own score")
+        XCTAssertGreaterThan(try XCTUnwrap(lift[2]), 1, "a clean frame near the burst is lifted")
+        XCTAssertGreaterThan(try XCTUnwrap(lift[3]), 1, "so is one clipping 40 %")
+        let whiteScene = [input(0.002, clipped: 0.83), input(0.83, clipped: 0.3)]
+        XCTAssertNotNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: whiteScene, groupExposure: [0: 0.1, 1: 0], stops: 0.8)[0],
+                        "beside a best frame that clips much itself (a white scene), it is lifted as before")
+    }
+
     /// Two of four frames two stops under: no majority, and the median falls between the camps,
     /// so the clean frames read 1.5 stops over. As in a pair, the camp that looks right is the scene's.
     func testABurstSplitInTwoIsJudgedByTheCampThatLooksRight() throws {
@@ -342,6 +363,20 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(unconfirmed([[0, 1, 2, 3], [4, 5, 6]]), [0])
         XCTAssertTrue(unconfirmed([[6, 7]]).isEmpty, "a pair is left alone")
         XCTAssertTrue(unconfirmed([[0, 1, 2, 3, 6]]).isEmpty, "a clean sibling, even a worse one, confirms the scene can be shot well")
+    }
+
+    func testASiblingBlownWhiteOverMostOfItsFrameDoesNotConfirmTheBest() throws {
+        // Group [0, 1, 2, 3]: 1 blurred, 2 under; 3 reads only 0.7 stop over (its shadows are all
+        // that is left to compare) but 88 % of it is in clipped blocks.
+        let tech = [0.65, 0.1, 0.15, 0.19]
+        let blur: [Int: Double] = [1: 0.75], exposure: [Int: Double] = [0: 0.2, 2: -2.2, 3: 0.86]
+        func unconfirmed(_ blown: [Double]) -> Set<Int> {
+            SelectStage.uncorroborated(groups: [[0, 1, 2, 3]], tech: tech, blur: blur, exposure: exposure, grain: [:], blurRef: 0.45, grainRef: 5, blown: blown)
+        }
+        XCTAssertEqual(unconfirmed([0.005, 0, 0, 0.88]), [0])
+        XCTAssertTrue(unconfirmed([0.005, 0, 0, 0.40]).isEmpty, "a clean frame a stop over a bright scene's best clips 40 %: it confirms")
+        XCTAssertTrue(unconfirmed([0.3, 0, 0, 0.88]).isEmpty, "beside a best that clips much itself (a white scene), clipping is no fault")
+        XCTAssertTrue(unconfirmed([]).isEmpty, "without clipping measures, as before")
     }
 
     func testGroupExposureFindsTheMisfireByTheBurstsMedianOrInAPairByTheBetterExposed() throws {

@@ -119,7 +119,10 @@ public struct SelectStage: BarrierStage {
     ///    reaches `GroupExposure.shortOfWhite` (saturated colours blow a channel in clean frames).
     /// 23: a frame stored on its side gives way to an upright sibling only when that sibling
     ///    stands at least `sidewaysGivesWay` × as well.
-    public static let version = 23
+    /// 24: a sibling blown over most of its frame (`blownSibling`) beside a best frame that is not
+    ///    counts as faulty against it (`uncorroborated`), however few stops it reads; nor is such a
+    ///    frame lifted to the scene's exposure (`sceneExposure`).
+    public static let version = 24
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -158,7 +161,8 @@ public struct SelectStage: BarrierStage {
     /// score × exp(−(Δ/stops)²), the sibling itself no misfire (`GroupExposure.misfire`);
     /// farther off, the relative exposure factor rules, as before.
     /// The factor is (lifted ÷ own)^w, w the exposure's weight in `overall` (the quality
-    /// analyzer's default). Photos alone, or with no exposure value, keep theirs.
+    /// analyzer's default). Photos alone, or with no exposure value, keep theirs, and so does a
+    /// frame blown over `blownSibling` of it beside a best-exposed sibling that is not.
     public static func sceneExposure(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], stops: Double) -> [Int: Double] {
         guard stops > 0 else { return [:] }
         let w = (QualityAnalyzer.parameterSpecs.first { $0.name == "weightExposure" }?.defaultValue ?? 0.3)
@@ -166,9 +170,16 @@ public struct SelectStage: BarrierStage {
         var out: [Int: Double] = [:]
         for members in groups where members.count > 1 {
             // A misfire is no measure of the scene: 2 stops over, a dark scene's frame looked perfect.
-            guard let best = members.filter({ abs(groupExposure[$0] ?? 0) < GroupExposure.misfire })
-                .map({ photos[$0].technical.exposure }).max(), best > 0 else { continue }
+            guard let bestFrame = members.filter({ abs(groupExposure[$0] ?? 0) < GroupExposure.misfire })
+                .max(by: { photos[$0].technical.exposure < photos[$1].technical.exposure }) else { continue }
+            let best = photos[bestFrame].technical.exposure
+            guard best > 0 else { continue }
+            func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedHighlights }
             for i in members {
+                // A frame blown white over most of it, beside a best-exposed sibling that is not, has
+                // too little left to read its stops by: one 2.2 stops over (83 % in clipped blocks)
+                // read 0.0 from its burst and was lifted to its sibling's exposure and picked.
+                if clipped(i) >= blownSibling && clipped(bestFrame) < 1 - blownSibling { continue }
                 let own = max(1e-4, photos[i].technical.exposure)
                 let apart = abs(groupExposure[i] ?? 0)
                 let floor = best * exp(-pow(apart / stops, 2))
@@ -199,6 +210,10 @@ public struct SelectStage: BarrierStage {
 
     static let contradictedReason = "a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
     static let smearedItselfReason = "it is blurred more along one direction than across it, beyond what its siblings show of the scene: smeared itself"
+    /// Share of a frame in clipped blocks from which it is faulty beside a best frame clipped
+    /// under 1 − this (`uncorroborated`).
+    static let blownSibling = 0.75
+
     static let weaklyConfirmedReason = "every other frame of its burst is faulty or blurred itself against it, so little shows this one is clean"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
@@ -222,10 +237,20 @@ public struct SelectStage: BarrierStage {
     /// more) is faulty too, and a best frame so smeared is doubted whatever its siblings: two
     /// frames smeared alike read as sharp as each other, and a scene with no clean frame
     /// looked confirmed by its second smear (a held-out trip of the second generator).
+    ///
+    /// A sibling blown white over most of its frame (`blownSibling` of it in clipped blocks) beside
+    /// a best frame that is not is faulty too, however few stops it reads: with nine tenths of it
+    /// white, the deciles left to compare are its shadows, squashed under the highlight shoulder,
+    /// and a frame two stops over read 0.7 stop brighter, so it confirmed its scene's defocused
+    /// best frame, which was picked (a held-out trip of the second generator). Clean frames a stop
+    /// over their best sibling clipped 40 % at most on twelve trips; a blown colour is no measure
+    /// (a saturated render's clean frames blow one channel over 95 %).
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
-                                      blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:]) -> Set<Int> {
+                                      blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:],
+                                      blown: [Double] = []) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
+            if j < blown.count, best < blown.count, blown[j] >= blownSibling, blown[best] < 1 - blownSibling { return true }
             if GroupSmear.isSmeared(smear[j]) { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
             return GroupBlur.smeared(sj, against: sb)
@@ -269,9 +294,10 @@ public struct SelectStage: BarrierStage {
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
         }
+        let blown = photos.map(\.technical.measurements.clippedHighlights)
         let unconfirmed = parameters["uncorroborated"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
-                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear)
+                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear, blown: blown)
             : []
         // Groups whose best is confirmed only by siblings that are blurred themselves, if less
         // than faulty (`confirmingBlur`): held back like the unconfirmed, their scores left as
@@ -281,7 +307,8 @@ public struct SelectStage: BarrierStage {
         // under-exposure AUC across the trip 0.953 → 0.932).
         let weaklyConfirmed = parameters["uncorroborated"] < 1 && parameters["confirmingBlur"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
-                                  blurRef: blurRef * parameters["confirmingBlur"], grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear)
+                                  blurRef: blurRef * parameters["confirmingBlur"], grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear,
+                                  blown: blown)
                 .subtracting(unconfirmed)
             : []
         // The whole group pays, so its order stays: its second frame (smeared, say) must not
