@@ -239,6 +239,23 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(SelectStage.sceneExposure(groups: [[0]], photos: photos, groupExposure: [:], stops: 0.4).isEmpty, "a photo alone keeps its own")
     }
 
+    /// A stop or more from the burst is a misfire's distance: a frame 1.6 stops over that scores
+    /// 0.001 on its own is not lifted, however little the Gaussian leaves; one 0.9 stops over is.
+    func testOnlyAFrameLessThanAStopFromItsBurstIsLiftedToTheScenesExposure() throws {
+        func input(_ exposure: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: 0.3, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        let photos = [input(0.001), input(0.66), input(0.002), input(0.52)]
+        let ev: [Int: Double] = [0: 1.6, 1: -0.28, 2: 0.9, 3: 0.02]
+        let lift = SelectStage.sceneExposure(groups: [[0, 1, 2, 3]], photos: photos, groupExposure: ev, stops: 0.8)
+        XCTAssertNil(lift[0], "1.6 stops over: the relative factor alone judges it")
+        XCTAssertEqual(try XCTUnwrap(lift[2]), pow(0.66 * exp(-pow(0.9 / 0.8, 2)) / 0.002, 0.3), accuracy: 1e-9)
+    }
+
     /// A frame 2.2 stops over with 83 % of it in clipped blocks reads 0.0 stops from its burst
     /// (only its shadows are left to compare): it is not lifted to its sibling's exposure.
     func testAFrameBlownWhiteOverMostOfItIsNotLiftedToTheScenesExposure() throws {

@@ -122,7 +122,9 @@ public struct SelectStage: BarrierStage {
     /// 24: a sibling blown over most of its frame (`blownSibling`) beside a best frame that is not
     ///    counts as faulty against it (`uncorroborated`), however few stops it reads; nor is such a
     ///    frame lifted to the scene's exposure (`sceneExposure`).
-    public static let version = 24
+    /// 25: the scene's exposure reaches farther (`sceneExposureStops` 0.6, was 0.4) and stops at a
+    ///    stop from the group's exposure (`GroupExposure.misfire`).
+    public static let version = 25
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -135,7 +137,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
-        ParameterSpec("sceneExposureStops", 0.4, in: 0...3, "within a visual group, a frame this close to the group's exposure (in stops) is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene is not a fault of each frame; 0 turns this off"),
+        ParameterSpec("sceneExposureStops", 0.6, in: 0...3, "within a visual group, a frame less than a stop from the group's exposure is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene, or a frame a few tenths brighter by hand, is not a fault of each frame; 0 turns this off"),
         ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
         ParameterSpec("confirmingBlur", 0.75, in: 0...1, "a sibling confirms its visual group's best frame only when its extra blur against the group is under this × blurRef; a group of three or more whose other frames are all faulty or blurred that much only fills a top N left short (its scores unchanged); 1 turns this off"),
         ParameterSpec("blankContrast", 0.03, in: 0...0.5, "a photo with almost no strong edge (under 100) whose brightness varies across the frame by less than this share of its mean (σ of the luma of a 16×16 grid of blocks over the mean luma), or by under 1 level, is a blank frame (a lens cap, a grey card) and is never offered; 0 turns this off"),
@@ -156,10 +158,14 @@ public struct SelectStage: BarrierStage {
     /// for how hard its exposure is. A high-key scene (snow, a white façade, a bright sky
     /// filling the frame) clips in every frame: its clean frames scored 0.003–0.02 on
     /// exposure and ranked under a defocused sibling that happened to clip less, though
-    /// they were only 0.4 stops brighter than the burst (a fault is 1.7). A frame within
-    /// `stops` of its group's exposure is judged at least at its best-exposed sibling's
-    /// score × exp(−(Δ/stops)²), the sibling itself no misfire (`GroupExposure.misfire`);
-    /// farther off, the relative exposure factor rules, as before.
+    /// they were only 0.4 stops brighter than the burst (a fault is 1.7). A frame less than
+    /// `GroupExposure.misfire` from its group's exposure is judged at least at its best-exposed
+    /// sibling's score × exp(−(Δ/stops)²), the sibling itself no misfire; a stop or more off, the
+    /// relative exposure factor rules, as before. `stops` is 0.6 since select v25: at 0.4, two
+    /// clean frames of a bright wood 0.9 stops over their burst by hand (a third of them in
+    /// clipped blocks, 0.00 on their own) ranked under their twins 1.8 stops under (p22a: under
+    /// within the scene 0.80). 0.8 did as well there but lifted over-exposed frames that read
+    /// 0.8–1 stop over on trips made with the older generator (h2560: over within 0.97).
     /// The factor is (lifted ÷ own)^w, w the exposure's weight in `overall` (the quality
     /// analyzer's default). Photos alone, or with no exposure value, keep theirs, and so does a
     /// frame blown over `blownSibling` of it beside a best-exposed sibling that is not.
@@ -182,6 +188,10 @@ public struct SelectStage: BarrierStage {
                 if clipped(i) >= blownSibling && clipped(bestFrame) < 1 - blownSibling { continue }
                 let own = max(1e-4, photos[i].technical.exposure)
                 let apart = abs(groupExposure[i] ?? 0)
+                // A stop or more off is a misfire's distance: however small the Gaussian, a floor
+                // over an exposure score near 0 is a large factor (a pair's frame 1.6 stops over,
+                // 0.001 on its own, was lifted fourfold over its clean twin at 0.8 stops' width).
+                guard apart < GroupExposure.misfire else { continue }
                 let floor = best * exp(-pow(apart / stops, 2))
                 if floor > own { out[i] = pow(floor / own, w) }
             }
