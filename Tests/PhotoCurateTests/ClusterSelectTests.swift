@@ -214,19 +214,22 @@ final class ClusterSelectTests: XCTestCase {
                                                                        input(0.17, clipped: 0.03, white: 1, crushed: 0)]).isEmpty)
     }
 
+    /// A frame of a bright scene for `SelectStage.sceneExposure`: only its exposure score and
+    /// its share in clipped blocks differ.
+    private func sceneInput(_ exposure: Double, clipped: Double = 0.3) -> SelectInput {
+        let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
+                                      measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                          noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: clipped, clippedShadows: 0, dynamicRange: 0.8,
+                                                          whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
+        return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+    }
+
     /// A high-key scene clips in every frame: a clean frame 0.4 stops over the burst scored 0.003
     /// on exposure while a defocused sibling scored 0.68. Near the group's exposure a frame is
     /// judged at least about as well as its best-exposed sibling; a misfire gets nothing from it
     /// and lends nothing (a dark scene's frame 2 stops over looked perfect on its own).
     func testAHighKeyScenesFramesAreJudgedByTheSceneNotEachOnItsOwn() throws {
-        func input(_ exposure: Double) -> SelectInput {
-            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
-                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                              noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: 0.3, clippedShadows: 0, dynamicRange: 0.8,
-                                                              whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
-            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
-        }
-        let photos = [input(0.003), input(0.73), input(0.68), input(1.0), input(0.02)]
+        let photos = [sceneInput(0.003), sceneInput(0.73), sceneInput(0.68), sceneInput(1.0), sceneInput(0.02)]
         let ev: [Int: Double] = [0: 0.39, 1: -0.22, 2: -0.02, 3: 2.1, 4: -1.9]
         let lift = SelectStage.sceneExposure(groups: [[0, 1, 2, 3, 4]], photos: photos, groupExposure: ev, stops: 0.4)
         // 0.73 × exp(−(0.39/0.4)²) = 0.28 instead of 0.003: ×3.9 on overall (exposure weighs 0.3).
@@ -242,14 +245,7 @@ final class ClusterSelectTests: XCTestCase {
     /// A stop or more from the burst is a misfire's distance: a frame 1.6 stops over that scores
     /// 0.001 on its own is not lifted, however little the Gaussian leaves; one 0.9 stops over is.
     func testOnlyAFrameLessThanAStopFromItsBurstIsLiftedToTheScenesExposure() throws {
-        func input(_ exposure: Double) -> SelectInput {
-            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
-                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                              noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: 0.3, clippedShadows: 0, dynamicRange: 0.8,
-                                                              whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
-            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
-        }
-        let photos = [input(0.001), input(0.66), input(0.002), input(0.52)]
+        let photos = [sceneInput(0.001), sceneInput(0.66), sceneInput(0.002), sceneInput(0.52)]
         let ev: [Int: Double] = [0: 1.6, 1: -0.28, 2: 0.9, 3: 0.02]
         let lift = SelectStage.sceneExposure(groups: [[0, 1, 2, 3]], photos: photos, groupExposure: ev, stops: 0.8)
         XCTAssertNil(lift[0], "1.6 stops over: the relative factor alone judges it")
@@ -259,20 +255,13 @@ final class ClusterSelectTests: XCTestCase {
     /// A frame 2.2 stops over with 83 % of it in clipped blocks reads 0.0 stops from its burst
     /// (only its shadows are left to compare): it is not lifted to its sibling's exposure.
     func testAFrameBlownWhiteOverMostOfItIsNotLiftedToTheScenesExposure() throws {
-        func input(_ exposure: Double, clipped: Double) -> SelectInput {
-            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.5,
-                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                              noiseSigma: 0.5, meanLuma: 0.7, clippedHighlights: clipped, clippedShadows: 0, dynamicRange: 0.8,
-                                                              whitePoint: 1, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.7))
-            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
-        }
-        let photos = [input(0.002, clipped: 0.83), input(0.83, clipped: 0), input(0.28, clipped: 0.05), input(0.002, clipped: 0.4)]
+        let photos = [sceneInput(0.002, clipped: 0.83), sceneInput(0.83, clipped: 0), sceneInput(0.28, clipped: 0.05), sceneInput(0.002, clipped: 0.4)]
         let ev: [Int: Double] = [0: 0.0, 1: -0.58, 2: 0.13, 3: 0.1]
         let lift = SelectStage.sceneExposure(groups: [[0, 1, 2, 3]], photos: photos, groupExposure: ev, stops: 0.8)
         XCTAssertNil(lift[0], "blown over 83 %: its stops cannot be read, so it keeps its own score")
         XCTAssertGreaterThan(try XCTUnwrap(lift[2]), 1, "a clean frame near the burst is lifted")
         XCTAssertGreaterThan(try XCTUnwrap(lift[3]), 1, "so is one clipping 40 %")
-        let whiteScene = [input(0.002, clipped: 0.83), input(0.83, clipped: 0.3)]
+        let whiteScene = [sceneInput(0.002, clipped: 0.83), sceneInput(0.83, clipped: 0.3)]
         XCTAssertNotNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: whiteScene, groupExposure: [0: 0.1, 1: 0], stops: 0.8)[0],
                         "beside a best frame that clips much itself (a white scene), it is lifted as before")
     }
