@@ -252,9 +252,9 @@ public struct SelectStage: BarrierStage {
     /// a best frame that is not is faulty too, however few stops it reads: with nine tenths of it
     /// white, the deciles left to compare are its shadows, squashed under the highlight shoulder,
     /// and a frame two stops over read 0.7 stop brighter, so it confirmed its scene's defocused
-    /// best frame, which was picked (a held-out trip of the second generator). Clean frames a stop
-    /// over their best sibling clipped 40 % at most on twelve trips; a blown colour is no measure
-    /// (a saturated render's clean frames blow one channel over 95 %).
+    /// best frame, which was picked (a held-out trip of the second generator). Beside a best frame
+    /// under a quarter, 1,750 clean siblings on 36 trips clipped 51 % at most; a blown colour is no
+    /// measure (a saturated render's clean frames blow one channel over 95 %).
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:],
                                       blown: [Double] = []) -> Set<Int> {
