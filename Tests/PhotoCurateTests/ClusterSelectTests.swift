@@ -371,6 +371,16 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(unconfirmed([[0, 1, 2, 3, 6]]).isEmpty, "a clean sibling, even a worse one, confirms the scene can be shot well")
     }
 
+    /// Held-back groups fill a short top N weakly confirmed first, then unconfirmed or under the
+    /// floor, then contradicted; within a tier, by key. A scene with no clean frame (unconfirmed,
+    /// key 0.626) filled ahead of a clean weakly confirmed one (0.611) on og50.
+    func testAWeaklyConfirmedGroupFillsBeforeAnUnconfirmedOne() {
+        let tier = [0: 1, 1: 0, 2: 2, 3: 1, 4: 0], key = [0: 0.626, 1: 0.611, 2: 0.9, 3: 0.5, 4: 0.7]
+        let order = SelectStage.fillOrder([0, 1, 2, 3, 4], tier: { tier[$0]! }, key: { key[$0]! }, path: { "p\($0)" })
+        XCTAssertEqual(order, [4, 1, 0, 3, 2])
+        XCTAssertEqual(SelectStage.fillOrder([5, 6], tier: { _ in 1 }, key: { _ in 0.5 }, path: { "p\($0)" }), [5, 6], "ties go by path")
+    }
+
     func testASiblingBlownWhiteOverMostOfItsFrameDoesNotConfirmTheBest() throws {
         // Group [0, 1, 2, 3]: 1 blurred, 2 under; 3 reads only 0.7 stop over (its shadows are all
         // that is left to compare) but 88 % of it is in clipped blocks.
