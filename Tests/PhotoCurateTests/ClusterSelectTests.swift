@@ -381,9 +381,11 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(SelectStage.fillOrder([5, 6], tier: { _ in 1 }, key: { _ in 0.5 }, path: { "p\($0)" }), [5, 6], "ties go by path")
     }
 
+    /// A sibling with most of it in clipped blocks cannot confirm a best frame that is not: it
+    /// counts as faulty against it, however few stops it reads. Group [0, 1, 2, 3]: 1 blurred,
+    /// 2 under; 3 reads only 0.7 stop over (its shadows are all that is left to compare) but
+    /// 88 % of it is in clipped blocks.
     func testASiblingBlownWhiteOverMostOfItsFrameDoesNotConfirmTheBest() throws {
-        // Group [0, 1, 2, 3]: 1 blurred, 2 under; 3 reads only 0.7 stop over (its shadows are all
-        // that is left to compare) but 88 % of it is in clipped blocks.
         let tech = [0.65, 0.1, 0.15, 0.19]
         let blur: [Int: Double] = [1: 0.75], exposure: [Int: Double] = [0: 0.2, 2: -2.2, 3: 0.86]
         func unconfirmed(_ blown: [Double]) -> Set<Int> {

@@ -425,8 +425,8 @@ public struct SelectStage: BarrierStage {
         }
         let byOverall: (Int, Int) -> Bool = { scores[$0].overall != scores[$1].overall ? scores[$0].overall > scores[$1].overall : photos[$0].path < photos[$1].path }
         candidates.sort(by: byOverall)
-        // Weakly confirmed groups fill as if marked down like the unconfirmed: neither is
-        // shown to be clean.
+        // Among themselves, weakly confirmed groups are ordered as if marked down like the
+        // unconfirmed (neither is shown to be clean); `fillOrder` puts them before the rest.
         let weakGroups = Set(weaklyConfirmed.map { groupOf[$0] })
         func fillKey(_ i: Int) -> Double {
             guard weakGroups.contains(groupOf[i]) else { return scores[i].overall }
