@@ -126,9 +126,7 @@ public struct SelectStage: BarrierStage {
     ///    stop from the group's exposure (`GroupExposure.misfire`).
     /// 26: a weakly confirmed group fills a short top N before an unconfirmed one or one under the
     ///    floor (`fillOrder`).
-    /// 27: a frame with no exposure reading against its group (no comparable sibling) is not lifted
-    ///    to the scene's exposure (`sceneExposure`), as its documentation always said.
-    public static let version = 27
+    public static let version = 26
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -187,15 +185,11 @@ public struct SelectStage: BarrierStage {
             func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedHighlights }
             for i in members {
                 // A frame blown white over most of it, beside a best-exposed sibling that is not, has
-                // too little left to read its stops by: one 2 stops over (88 % in clipped blocks) read
-                // 0.86, close enough to be lifted.
+                // too little left to read its stops by: one 2.2 stops over (83 % in clipped blocks)
+                // read 0.0 from its burst and was lifted to its sibling's exposure and picked.
                 if clipped(i) >= blownSibling && clipped(bestFrame) < 1 - blownSibling { continue }
-                // Nor is a frame with no reading (untimed, and too unlike its siblings to be compared
-                // with them): an untimed frame 2.2 stops over, counted as 0 stops off, was lifted to
-                // its sibling's exposure score and picked (p22e).
-                guard let reading = groupExposure[i] else { continue }
                 let own = max(1e-4, photos[i].technical.exposure)
-                let apart = abs(reading)
+                let apart = abs(groupExposure[i] ?? 0)
                 // A stop or more off is a misfire's distance: however small the Gaussian, a floor
                 // over an exposure score near 0 is a large factor (a pair's frame 1.6 stops over,
                 // 0.001 on its own, was lifted fourfold over its clean twin at 0.8 stops' width).
