@@ -185,8 +185,10 @@ public struct SelectStage: BarrierStage {
             func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedHighlights }
             for i in members {
                 // A frame blown white over most of it, beside a best-exposed sibling that is not, has
-                // too little left to read its stops by: one 2.2 stops over (83 % in clipped blocks)
-                // read 0.0 from its burst and was lifted to its sibling's exposure and picked.
+                // too little left to read its stops by: one 2 stops over (88 % in clipped blocks) read
+                // 0.86, and one 2.2 stops over (83 %), untimed and too unlike its siblings to be read
+                // against them at all, counted as 0 stops off; it was lifted to its sibling's exposure
+                // score and picked (p22e).
                 if clipped(i) >= blownSibling && clipped(bestFrame) < 1 - blownSibling { continue }
                 let own = max(1e-4, photos[i].technical.exposure)
                 let apart = abs(groupExposure[i] ?? 0)
