@@ -189,7 +189,7 @@ public struct SelectStage: BarrierStage {
                 // 0.86, and one 2.2 stops over (83 %), untimed and too unlike its siblings to be read
                 // against them at all, counted as 0 stops off; it was lifted to its sibling's exposure
                 // score and picked (p22e).
-                if clipped(i) >= blownSibling && clipped(bestFrame) < 1 - blownSibling { continue }
+                if blownBeside(clipped(i), best: clipped(bestFrame)) { continue }
                 let own = max(1e-4, photos[i].technical.exposure)
                 let apart = abs(groupExposure[i] ?? 0)
                 // A stop or more off is a misfire's distance: however small the Gaussian, a floor
@@ -228,6 +228,12 @@ public struct SelectStage: BarrierStage {
     /// under 1 − this (`uncorroborated`).
     static let blownSibling = 0.75
 
+    /// Whether a frame with `clipped` of it in clipped blocks is blown white beside a best frame
+    /// with `bestClipped`: too little of it is left to read its stops by (`blownSibling`).
+    static func blownBeside(_ clipped: Double, best bestClipped: Double) -> Bool {
+        clipped >= blownSibling && bestClipped < 1 - blownSibling
+    }
+
     static let weaklyConfirmedReason = "every other frame of its burst is faulty or blurred itself against it, so little shows this one is clean"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
 
@@ -264,7 +270,7 @@ public struct SelectStage: BarrierStage {
                                       blown: [Double] = []) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
-            if j < blown.count, best < blown.count, blown[j] >= blownSibling, blown[best] < 1 - blownSibling { return true }
+            if j < blown.count, best < blown.count, blownBeside(blown[j], best: blown[best]) { return true }
             if GroupSmear.isSmeared(smear[j]) { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
             return GroupBlur.smeared(sj, against: sb)
