@@ -14,9 +14,18 @@ public enum FixtureFactory {
     /// `exif.orientation` (so that, turned upright, it shows the same scene).
     public static func jpeg(scene: Int, width: Int = 640, height: Int = 480, exif: ExifWriter.Fields? = nil,
                             shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, quality: Int = 92,
-                            smear: Int = 0, smearAngle: Double = 0, storedTurned: Int = 0) throws -> [UInt8] {
+                            smear: Int = 0, smearAngle: Double = 0, storedTurned: Int = 0, grey: Bool = false, noiseSeed: Int? = nil) throws -> [UInt8] {
         try Vips.start()
-        var img = try VImage.from(pixels: ProceduralScene.pixels(scene: scene, width: width, height: height, shiftX: shiftX), width: width, height: height, bands: 3)
+        var pixels = ProceduralScene.pixels(scene: scene, width: width, height: height, shiftX: shiftX)
+        // A black-and-white photo stored as RGB, as a camera's monochrome mode writes it.
+        if grey {
+            for i in stride(from: 0, to: pixels.count, by: 3) {
+                let r = 0.299 * Double(pixels[i]), g = 0.587 * Double(pixels[i + 1]), b = 0.114 * Double(pixels[i + 2])
+                let y = UInt8((r + g + b).rounded())
+                pixels[i] = y; pixels[i + 1] = y; pixels[i + 2] = y
+            }
+        }
+        var img = try VImage.from(pixels: pixels, width: width, height: height, bands: 3)
         if gain != 1 { img = try img.linear().linear(a: [gain, gain, gain], b: [0, 0, 0]).fromLinear().castUChar() }
         if blur > 0 { img = try img.gaussblur(blur).castUChar() }
         // A smear of `smear` px at `smearAngle` degrees: a shake (as `bench make-trip` makes one).
@@ -27,7 +36,7 @@ public enum FixtureFactory {
             img = try back.crop(x: (back.width - width) / 2, y: (back.height - height) / 2, width: width, height: height).castUChar()
         }
         if noise > 0 {
-            let n = try (0..<3).map { try VImage.noise(width: width, height: height, sigma: noise, seed: scene * 3 + $0) }
+            let n = try (0..<3).map { try VImage.noise(width: width, height: height, sigma: noise, seed: (noiseSeed ?? scene) * 3 + $0) }
             img = try img.adding(VImage.bandjoin(n[0], n[1], n[2])).castUChar()
         }
         // Pixels stored on their side with no tag to say so (a camera without an orientation sensor, an app that dropped it).

@@ -73,7 +73,7 @@ final class ExhibitStageTests: XCTestCase {
             default: return a.rank < b.rank
             }
         }
-        let notes = ["IMG_1020.jpg": "Maroon Moon", "IMG_1021.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
+        let notes = ["IMG_1020.jpg": "Maroon Moon", "IMG_1041.jpg": "Violet Evening", "IMG_1014.jpg": "Orange Sun on Green",
                      "IMG_1040.jpg": "Copper Coin", "IMG_1037.jpg": "Green Tide"]
         for (i, w) in ex.works.enumerated() {
             XCTAssertEqual(w.id, String(format: "work-%02d", i + 1))

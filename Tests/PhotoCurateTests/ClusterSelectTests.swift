@@ -261,6 +261,10 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertNil(lift[0], "blown over 83 %: its stops cannot be read, so it keeps its own score")
         XCTAssertGreaterThan(try XCTUnwrap(lift[2]), 1, "a clean frame near the burst is lifted")
         XCTAssertGreaterThan(try XCTUnwrap(lift[3]), 1, "so is one clipping 40 %")
+        let unread = SelectStage.sceneExposure(groups: [[0, 1, 2]], photos: [sceneInput(0.002, clipped: 0.4), sceneInput(0.83, clipped: 0), sceneInput(0.28, clipped: 0)],
+                                               groupExposure: [1: -0.1, 2: 0.1], stops: 0.8)
+        XCTAssertNil(unread[0], "a frame with no reading against its group (no comparable sibling) keeps its own score, clipped or not")
+        XCTAssertNotNil(unread[2])
         let whiteScene = [sceneInput(0.002, clipped: 0.83), sceneInput(0.83, clipped: 0.3)]
         XCTAssertNotNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: whiteScene, groupExposure: [0: 0.1, 1: 0], stops: 0.8)[0],
                         "beside a best frame that clips much itself (a white scene), it is lifted as before")

@@ -65,6 +65,29 @@ final class SidewaysTests: XCTestCase {
         XCTAssertEqual(c.clusterOf[4], c.clusterOf[0])
     }
 
+    /// A black-and-white burst: its colour layout is JPEG rounding and sensor noise, which
+    /// differ from frame to frame at random. It must weigh nothing, or two frames of one grey
+    /// scene disagree on it, and a frame on its side, turned, misses its burst (og51).
+    func testAGreyPhotosColourLayoutWeighsNothing() throws {
+        func grey(shiftX: Double, seed: Int, storedTurned: Int = 0) throws -> FeaturePrint {
+            let path = try temporaryDirectory() + "/g.jpg"
+            try FixtureFactory.write(try FixtureFactory.jpeg(scene: 5, width: 480, height: 640, shiftX: shiftX, noise: 1.5,
+                                                             storedTurned: storedTurned, grey: true, noiseSeed: seed), to: path)
+            return FeaturePrintAnalyzer().analyze(try Decoder(longEdge: 320).decode(path))
+        }
+        let a = try grey(shiftX: 0, seed: 1), b = try grey(shiftX: 0.01, seed: 2)
+        let colourShare = a.vector[256..<288].reduce(0) { $0 + $1 * $1 }
+        XCTAssertLessThan(colourShare, 0.01, "a grey photo's colour layout has (next to) no weight")
+        XCTAssertGreaterThan(a.vector[FeaturePrintAnalyzer.dimension - 1], 0.45, "it is colourless instead")
+        let colourful = try photo(scene: 5)
+        XCTAssertGreaterThan(colourful.vector[256..<288].reduce(0) { $0 + $1 * $1 }, 0.2, "a colour photo's keeps its share")
+        XCTAssertGreaterThan(a.cosine(b), 0.95, "two frames of one grey scene")
+        let side = try grey(shiftX: 0.005, seed: 3, storedTurned: 3)
+        let turnedBack = FeaturePrintAnalyzer.turned(side, quarterTurns: 1)
+        let sideways = try Parameters(ClusterStage.parameterSpecs)["sidewaysSimilarity"]
+        XCTAssertGreaterThan(Double(turnedBack.cosine(a)), sideways, "turned back, it is its burst's")
+    }
+
     /// A quarter turn moves every orientation by 90°: a smear along x, stored on its side,
     /// reads along y until its spectrum is turned back.
     func testASpectrumTurnedIsTheSpectrumOfThePhotoTurned() throws {

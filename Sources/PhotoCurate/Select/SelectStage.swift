@@ -126,7 +126,9 @@ public struct SelectStage: BarrierStage {
     ///    stop from the group's exposure (`GroupExposure.misfire`).
     /// 26: a weakly confirmed group fills a short top N before an unconfirmed one or one under the
     ///    floor (`fillOrder`).
-    public static let version = 26
+    /// 27: a frame with no exposure reading against its group (no comparable sibling) is not lifted
+    ///    to the scene's exposure (`sceneExposure`), as its documentation says.
+    public static let version = 27
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -190,8 +192,12 @@ public struct SelectStage: BarrierStage {
                 // against them at all, counted as 0 stops off; it was lifted to its sibling's exposure
                 // score and picked (p22e).
                 if blownBeside(clipped(i), best: clipped(bestFrame)) { continue }
+                // A frame with no reading at all (untimed, and too unlike its siblings to be read
+                // against them) keeps its own score: counted as 0 stops off, a frame of og12 a stop
+                // under was lifted over its clean sibling.
+                guard let reading = groupExposure[i] else { continue }
                 let own = max(1e-4, photos[i].technical.exposure)
-                let apart = abs(groupExposure[i] ?? 0)
+                let apart = abs(reading)
                 // A stop or more off is a misfire's distance: however small the Gaussian, a floor
                 // over an exposure score near 0 is a large factor (a pair's frame 1.6 stops over,
                 // 0.001 on its own, was lifted fourfold over its clean twin at 0.8 stops' width).

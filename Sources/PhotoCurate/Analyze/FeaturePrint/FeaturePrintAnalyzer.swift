@@ -2,7 +2,7 @@ import Foundation
 
 /// Builds the `FeaturePrint` of an analysis image.
 ///
-/// Input: `AnalysisImage`. Output: `FeaturePrint` (417 floats, L2-normalised).
+/// Input: `AnalysisImage`. Output: `FeaturePrint` (418 floats, L2-normalised).
 ///
 /// ```swift
 /// let fp = FeaturePrintAnalyzer().analyze(image)
@@ -13,6 +13,13 @@ import Foundation
 ///    exposure changes (affine in luma) cancel and small shifts barely move it.
 /// 2. **Colour layout** (32): chromaticity (r, g of r+g+b) on a 4×4 grid after a
 ///    grey-world white balance, centred, so white-balance and exposure changes cancel.
+///    A photo with next to no colour (black and white, a grey wall) has a block that is
+///    only JPEG rounding: scaled to unit length it would be noise at full weight, and two
+///    frames of one grey scene would disagree on it at random. So the block is scaled by
+///    `1 / max(its length, colourFloor)` and fades out below the floor, while a last
+///    "colourless" component (after the bias, so the other offsets stay) rises to keep
+///    the block at unit length: two grey frames agree on colour, as two frames of a
+///    colour scene do, and a grey photo and a colour one share nothing there.
 /// 3. **Gradient orientations** (128): 8-bin orientation histograms on a 4×4 grid,
 ///    from a 128-px image so noise and blur barely change them.
 /// A constant bias component sets where unrelated photos fall, calibrated so
@@ -20,14 +27,15 @@ import Foundation
 /// Rotation by EXIF Orientation is already undone by the decoder.
 public struct FeaturePrintAnalyzer: Analyzer {
     public static let id = "featureprint"
-    public static let version = 1
+    public static let version = 2
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("weightStructure", 0.5, in: 0...1, "share of the structure block in the similarity"),
         ParameterSpec("weightColour", 0.3, in: 0...1, "share of the colour-layout block"),
         ParameterSpec("weightGradient", 0.2, in: 0...1, "share of the gradient-orientation block"),
         ParameterSpec("bias", 0.5, in: 0...4, "constant component: raises every similarity toward 1 (calibration)"),
+        ParameterSpec("colourFloor", 0.002, in: 0...0.1, "colour-layout length under which the block fades (a grey photo's is JPEG rounding, ~1e-5; the palest colour photo seen, 0.006)"),
     ]
-    public static let dimension = 256 + 32 + 128 + 1
+    public static let dimension = 256 + 32 + 128 + 1 + 1
     public let parameters: Parameters
     public init(parameters: Parameters) { self.parameters = parameters }
 
@@ -38,12 +46,18 @@ public struct FeaturePrintAnalyzer: Analyzer {
         let gradient = gradientBlock(image.luma, w, h)
         var v: [Float] = []
         v.reserveCapacity(Self.dimension)
-        for (block, weight) in [(structure, parameters["weightStructure"]), (colour, parameters["weightColour"]), (gradient, parameters["weightGradient"])] {
-            let n = max(1e-9, block.reduce(0) { $0 + $1 * $1 }.squareRoot())
+        var colourless: Float = 0
+        let blocks = [(structure, parameters["weightStructure"], 1e-9), (colour, parameters["weightColour"], max(1e-9, parameters["colourFloor"])),
+                      (gradient, parameters["weightGradient"], 1e-9)]
+        for (k, (block, weight, floor)) in blocks.enumerated() {
+            let length = block.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            let n = max(Float(floor), length)
             let s = Float(weight.squareRoot()) / n
             v += block.map { $0 * s }
+            if k == 1 { colourless = Float(weight.squareRoot()) * max(0, 1 - (length / n) * (length / n)).squareRoot() }
         }
         v.append(Float(parameters["bias"]))
+        v.append(colourless)
         let norm = max(1e-9, v.reduce(0) { $0 + $1 * $1 }.squareRoot())
         // Rounded so the cached bytes and the manifest do not depend on summation order.
         return FeaturePrint(vector: v.map { (($0 / norm) * 1e6).rounded() / 1e6 })
@@ -125,7 +139,7 @@ public struct FeaturePrintAnalyzer: Analyzer {
             default: return r * n + c
             }
         }
-        var out = v
+        var out = v  // the bias and the colourless component stay where they are
         for r in 0..<16 { for c in 0..<16 { out[r * 16 + c] = v[cell(r, c, 16)] } }
         for r in 0..<4 { for c in 0..<4 { for k in 0..<2 { out[256 + (r * 4 + c) * 2 + k] = v[256 + cell(r, c, 4) * 2 + k] } } }
         for r in 0..<4 {
