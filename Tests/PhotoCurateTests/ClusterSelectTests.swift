@@ -252,6 +252,21 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(lift[2]), pow(0.66 * exp(-pow(0.9 / 0.8, 2)) / 0.002, 0.3), accuracy: 1e-9)
     }
 
+    /// A sibling faulty on two counts at once, neither reaching its line, does not confirm the
+    /// best frame in the weak pass: its shares of the lines add up (og55).
+    func testSmallFaultsAddUpAgainstAConfirmingSibling() throws {
+        let tech = [0.97, 0.92, 0.2]
+        let blur: [Int: Double] = [1: 0.22], smear: [Int: Double] = [1: 0.53], exposure: [Int: Double] = [2: -1.7]
+        func weak(_ partly: Double) -> Set<Int> {
+            SelectStage.uncorroborated(groups: [[0, 1, 2]], tech: tech, blur: blur, exposure: exposure, grain: [:], blurRef: 0.45 * 0.75, grainRef: 5,
+                                       smear: smear, partlyFaulty: partly)
+        }
+        XCTAssertEqual(weak(.infinity), [], "each fault alone is under its line: the sibling confirms")
+        XCTAssertEqual(weak(1), [0], "0.22 / 0.34 + 0.53 / 0.6 ≥ 1: it does not")
+        XCTAssertEqual(SelectStage.uncorroborated(groups: [[0, 1, 2]], tech: tech, blur: [1: 0.1], exposure: exposure, grain: [:], blurRef: 0.45 * 0.75,
+                                                  grainRef: 5, smear: [1: 0.2], partlyFaulty: 1), [], "small faults that do not add up to one still confirm")
+    }
+
     /// A frame 2.2 stops over with 83 % of it in clipped blocks reads 0.0 stops from its burst
     /// (only its shadows are left to compare): it is not lifted to its sibling's exposure.
     func testAFrameBlownWhiteOverMostOfItIsNotLiftedToTheScenesExposure() throws {

@@ -128,7 +128,9 @@ public struct SelectStage: BarrierStage {
     ///    floor (`fillOrder`).
     /// 27: a frame with no exposure reading against its group (no comparable sibling) is not lifted
     ///    to the scene's exposure (`sceneExposure`), as its documentation says.
-    public static let version = 27
+    /// 28: a sibling whose faults, each under its line, add up to one (`confirmingEvidence`) only
+    ///    weakly confirms its group's best frame.
+    public static let version = 28
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -144,6 +146,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("sceneExposureStops", 0.6, in: 0...3, "within a visual group, a frame less than a stop from the group's exposure is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene, or a frame a few tenths brighter by hand, is not a fault of each frame; 0 turns this off"),
         ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
         ParameterSpec("confirmingBlur", 0.75, in: 0...1, "a sibling confirms its visual group's best frame only when its extra blur against the group is under this × blurRef; a group of three or more whose other frames are all faulty or blurred that much only fills a top N left short (its scores unchanged); 1 turns this off"),
+        ParameterSpec("confirmingEvidence", 1, in: 0...10, "nor does a sibling whose faults, each as a share of its line (extra blur of confirmingBlur × blurRef, a stop of exposure, grain of grainRef / 2, a smear of GroupSmear.smeared), add up to this; 0 turns this off"),
         ParameterSpec("blankContrast", 0.03, in: 0...0.5, "a photo with almost no strong edge (under 100) whose brightness varies across the frame by less than this share of its mean (σ of the luma of a 16×16 grid of blocks over the mean luma), or by under 1 level, is a blank frame (a lens cap, a grey card) and is never offered; 0 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
@@ -271,10 +274,19 @@ public struct SelectStage: BarrierStage {
     /// best frame, which was picked (a held-out trip of the second generator). Beside a best frame
     /// under a quarter, 1,750 clean siblings on 36 trips clipped 51 % at most; a blown colour is no
     /// measure (a saturated render's clean frames blow one channel over 95 %).
+    /// With `partlyFaulty`, a sibling is faulty too when its faults, each as a share of its line,
+    /// add up to it: the weak pass (`confirmingEvidence` 1) asks this. Scenes with no clean frame
+    /// were confirmed by one sibling faulty on two counts at once, neither reaching its line: a
+    /// smear of 0.53 (of 0.6) with 0.22 px of blur (of 0.34) confirmed a defocused best frame,
+    /// which was picked (og55, og11). On 48 trips it changed nothing else.
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:],
-                                      blown: [Double] = []) -> Set<Int> {
+                                      blown: [Double] = [], partlyFaulty: Double = .infinity) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
+            // Each fault as a share of its own line (blur, exposure, grain, smear), summed.
+            let shares = max(0, blur[j] ?? 0) / blurRef + abs(exposure[j] ?? 0) / GroupExposure.misfire
+                + max(0, grain[j] ?? 0) / (grainRef / 2) + max(0, smear[j] ?? 0) / GroupSmear.smeared
+            if shares >= partlyFaulty { return true }
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
             if j < blown.count, best < blown.count, blownBeside(blown[j], best: blown[best]) { return true }
             if GroupSmear.isSmeared(smear[j]) { return true }
@@ -334,7 +346,7 @@ public struct SelectStage: BarrierStage {
         let weaklyConfirmed = parameters["uncorroborated"] < 1 && parameters["confirmingBlur"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
                                   blurRef: blurRef * parameters["confirmingBlur"], grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear,
-                                  blown: blown)
+                                  blown: blown, partlyFaulty: parameters["confirmingEvidence"] > 0 ? parameters["confirmingEvidence"] : .infinity)
                 .subtracting(unconfirmed)
             : []
         // The whole group pays, so its order stays: its second frame (smeared, say) must not

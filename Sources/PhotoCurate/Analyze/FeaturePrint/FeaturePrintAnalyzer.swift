@@ -14,8 +14,8 @@ import Foundation
 /// 2. **Colour layout** (32): chromaticity (r, g of r+g+b) on a 4×4 grid after a
 ///    grey-world white balance, centred, so white-balance and exposure changes cancel.
 ///    A photo with next to no colour (black and white, a grey wall) has a block that is
-///    only JPEG rounding: scaled to unit length it would be noise at full weight, and two
-///    frames of one grey scene would disagree on it at random. So the block is scaled by
+///    only JPEG rounding or the residue of its white balance: scaled to unit length it would
+///    be noise at full weight, and two frames of one grey scene would disagree on it at random. So the block is scaled by
 ///    `1 / max(its length, colourFloor)` and fades out below the floor, while a last
 ///    "colourless" component (after the bias, so the other offsets stay) rises to keep
 ///    the block at unit length: two grey frames agree on colour, as two frames of a
@@ -33,7 +33,7 @@ public struct FeaturePrintAnalyzer: Analyzer {
         ParameterSpec("weightColour", 0.3, in: 0...1, "share of the colour-layout block"),
         ParameterSpec("weightGradient", 0.2, in: 0...1, "share of the gradient-orientation block"),
         ParameterSpec("bias", 0.5, in: 0...4, "constant component: raises every similarity toward 1 (calibration)"),
-        ParameterSpec("colourFloor", 0.002, in: 0...0.1, "colour-layout length under which the block fades (a grey photo's is JPEG rounding, ~1e-5; the palest colour photo seen, 0.006)"),
+        ParameterSpec("colourFloor", 0.03, in: 0...0.1, "colour-layout length under which the block fades: a grey photo's is JPEG rounding (~1e-5), or a white-balance shift's residue (0.001–0.015 on grey scenes); of 90 colour sources, two read under 0.04 (0.012 and 0.025) and the rest up to 1.26"),
     ]
     public static let dimension = 256 + 32 + 128 + 1 + 1
     public let parameters: Parameters
