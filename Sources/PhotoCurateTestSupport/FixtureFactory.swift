@@ -14,7 +14,8 @@ public enum FixtureFactory {
     /// `exif.orientation` (so that, turned upright, it shows the same scene).
     public static func jpeg(scene: Int, width: Int = 640, height: Int = 480, exif: ExifWriter.Fields? = nil,
                             shiftX: Double = 0, blur: Double = 0, gain: Double = 1, noise: Double = 0, quality: Int = 92,
-                            smear: Int = 0, smearAngle: Double = 0, storedTurned: Int = 0, grey: Bool = false, noiseSeed: Int? = nil) throws -> [UInt8] {
+                            smear: Int = 0, smearAngle: Double = 0, storedTurned: Int = 0, grey: Bool = false, noiseSeed: Int? = nil,
+                            whiteBalance: (red: Double, blue: Double) = (1, 1)) throws -> [UInt8] {
         try Vips.start()
         var pixels = ProceduralScene.pixels(scene: scene, width: width, height: height, shiftX: shiftX)
         // A black-and-white photo stored as RGB, as a camera's monochrome mode writes it.
@@ -26,7 +27,9 @@ public enum FixtureFactory {
             }
         }
         var img = try VImage.from(pixels: pixels, width: width, height: height, bands: 3)
-        if gain != 1 { img = try img.linear().linear(a: [gain, gain, gain], b: [0, 0, 0]).fromLinear().castUChar() }
+        if gain != 1 || whiteBalance != (1, 1) {
+            img = try img.linear().linear(a: [gain * whiteBalance.red, gain, gain * whiteBalance.blue], b: [0, 0, 0]).fromLinear().castUChar()
+        }
         if blur > 0 { img = try img.gaussblur(blur).castUChar() }
         // A smear of `smear` px at `smearAngle` degrees: a shake (as `bench make-trip` makes one).
         if smear > 1 {
