@@ -278,7 +278,7 @@ public struct SelectStage: BarrierStage {
     /// add up to it: the weak pass (`confirmingEvidence` 1) asks this. Scenes with no clean frame
     /// were confirmed by one sibling faulty on two counts at once, neither reaching its line: a
     /// smear of 0.53 (of 0.6) with 0.22 px of blur (of 0.34) confirmed a defocused best frame,
-    /// which was picked (og55, og11). On 48 trips it changed nothing else.
+    /// which was picked (og55, og11). On 53 trips it changed nothing else.
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:],
                                       blown: [Double] = [], partlyFaulty: Double = .infinity) -> Set<Int> {

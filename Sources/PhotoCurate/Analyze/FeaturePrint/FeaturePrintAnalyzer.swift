@@ -15,8 +15,9 @@ import Foundation
 ///    grey-world white balance, centred, so white-balance and exposure changes cancel.
 ///    A photo with next to no colour (black and white, a grey wall) has a block that is
 ///    only JPEG rounding or the residue of its white balance: scaled to unit length it would
-///    be noise at full weight, and two frames of one grey scene would disagree on it at random. So the block is scaled by
-///    `1 / max(its length, colourFloor)` and fades out below the floor, while a last
+///    be noise at full weight, and two frames of one grey scene would disagree on it at
+///    random. So the block is scaled by `1 / max(its length, colourFloor)` and fades out
+///    below the floor, while a last
 ///    "colourless" component (after the bias, so the other offsets stay) rises to keep
 ///    the block at unit length: two grey frames agree on colour, as two frames of a
 ///    colour scene do, and a grey photo and a colour one share nothing there.
