@@ -130,7 +130,8 @@ public struct SelectStage: BarrierStage {
     ///    to the scene's exposure (`sceneExposure`), as its documentation says.
     /// 28: a sibling whose faults, each under its line, add up to one (`confirmingEvidence`) only
     ///    weakly confirms its group's best frame.
-    public static let version = 28
+    /// 29: a group whose best frame has no strong edge (`minEdges`) only fills a short top N.
+    public static let version = 29
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -147,6 +148,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
         ParameterSpec("confirmingBlur", 0.75, in: 0...1, "a sibling confirms its visual group's best frame only when its extra blur against the group is under this × blurRef; a group of three or more whose other frames are all faulty or blurred that much only fills a top N left short (its scores unchanged); 1 turns this off"),
         ParameterSpec("confirmingEvidence", 1, in: 0...10, "nor does a sibling whose faults, each as a share of its line (extra blur of confirmingBlur × blurRef, a stop of exposure, grain of grainRef / 2, a smear of GroupSmear.smeared), add up to this; 0 turns this off"),
+        ParameterSpec("minEdges", 1, in: 0...1000, "a visual group whose best frame has fewer strong edges than this shows neither focus nor shake (a crop of bokeh, a fog bank): nothing shows it is sharp, so it only fills a top N left short, its scores unchanged; 0 turns this off"),
         ParameterSpec("blankContrast", 0.03, in: 0...0.5, "a photo with almost no strong edge (under 100) whose brightness varies across the frame by less than this share of its mean (σ of the luma of a 16×16 grid of blocks over the mean luma), or by under 1 level, is a blank frame (a lens cap, a grey card) and is never offered; 0 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
@@ -232,6 +234,7 @@ public struct SelectStage: BarrierStage {
     }
 
     static let contradictedReason = "a sibling keeps more detail at 100 % in one direction, so this one is blurred itself"
+    static let featurelessReason = "it has no strong edge, so nothing in it shows focus or shake: nothing shows it is sharp"
     static let smearedItselfReason = "it is blurred more along one direction than across it, beyond what its siblings show of the scene: smeared itself"
     /// Share of a frame in clipped blocks from which it is faulty beside a best frame clipped
     /// under 1 − this (`uncorroborated`).
@@ -444,6 +447,12 @@ public struct SelectStage: BarrierStage {
             } else if c.photos.contains(where: weaklyConfirmed.contains) {
                 reserve.append(best)
                 heldBack[best] = Self.weaklyConfirmedReason
+            } else if Double(photos[best].technical.measurements.edgeCount) < parameters["minEdges"] {
+                // Blur and shake are read on edges; with none, a defocused frame of a soft crop
+                // beat its clean siblings on exposure alone (two held-out trips of the second
+                // generator). A trip's picks never had between 1 and 63 edges: the rule is for none.
+                reserve.append(best)
+                heldBack[best] = Self.featurelessReason
             } else if tech[best] >= floor { candidates.append(best) } else {
                 reserve.append(best)
                 heldBack[best] = String(format: "quality %.2f is under %.0f%% of the trip's best (%.2f)", tech[best], 100 * parameters["minQuality"], tripBest)
