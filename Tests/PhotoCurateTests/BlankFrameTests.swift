@@ -5,12 +5,6 @@ import XCTest
 
 /// A blank frame (a lens cap, a grey card, a test file) is never offered, however clean.
 final class BlankFrameTests: XCTestCase {
-    func decode(_ bytes: [UInt8]) throws -> AnalysisImage {
-        let path = try temporaryDirectory() + "/f.jpg"
-        try FixtureFactory.write(bytes, to: path)
-        return try Decoder(longEdge: 320).decode(path)
-    }
-
     func grey(noise: Double = 0) throws -> AnalysisImage {
         try Vips.start()
         var img = try VImage.from(pixels: [UInt8](repeating: 137, count: 480 * 320 * 3), width: 480, height: 320, bands: 3)
@@ -18,13 +12,13 @@ final class BlankFrameTests: XCTestCase {
             let n = try (0..<3).map { try VImage.noise(width: 480, height: 320, sigma: noise, seed: 7 + $0) }
             img = try img.adding(VImage.bandjoin(n[0], n[1], n[2])).castUChar()
         }
-        return try decode(try img.jpeg(quality: 92))
+        return try decoded(try img.jpeg(quality: 92))
     }
 
     func testABlankFrameIsToldFromADullOrDarkPhotoAndNeverOffered() throws {
         let q = QualityAnalyzer(), f = FeaturePrintAnalyzer()
-        let images = [try grey(), try grey(noise: 12), try decode(try FixtureFactory.jpeg(scene: 3, width: 480, height: 320)),
-                      try decode(try FixtureFactory.jpeg(scene: 8, width: 480, height: 320, gain: 0.15))]
+        let images = [try grey(), try grey(noise: 12), try decoded(try FixtureFactory.jpeg(scene: 3, width: 480, height: 320)),
+                      try decoded(try FixtureFactory.jpeg(scene: 8, width: 480, height: 320, gain: 0.15))]
         let spreads = images.map { q.analyze($0).measurements.coarseSpread ?? -1 }
         XCTAssertLessThan(spreads[0], 0.2)
         XCTAssertLessThan(spreads[1], 1, "grain averages out in the blocks: a grainy blank frame is still blank")

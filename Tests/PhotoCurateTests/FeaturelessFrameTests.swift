@@ -6,12 +6,6 @@ import XCTest
 /// A frame with no strong edge (a crop of bokeh, a fog bank) shows neither focus nor shake:
 /// it only fills a top N left short.
 final class FeaturelessFrameTests: XCTestCase {
-    func decode(_ bytes: [UInt8]) throws -> AnalysisImage {
-        let path = try temporaryDirectory() + "/f.jpg"
-        try FixtureFactory.write(bytes, to: path)
-        return try Decoder(longEdge: 320).decode(path)
-    }
-
     /// A soft wash of colour: brightness from 70 to 200 across the frame, no edge anywhere.
     func wash() throws -> AnalysisImage {
         try Vips.start()
@@ -25,14 +19,14 @@ final class FeaturelessFrameTests: XCTestCase {
                 pixels[i] = UInt8(min(255, l * 1.05)); pixels[i + 1] = UInt8(l); pixels[i + 2] = UInt8(l * 0.85)
             }
         }
-        return try decode(try VImage.from(pixels: pixels, width: w, height: h, bands: 3).jpeg(quality: 92))
+        return try decoded(try VImage.from(pixels: pixels, width: w, height: h, bands: 3).jpeg(quality: 92))
     }
 
     func testAGroupWhoseBestFrameHasNoEdgeOnlyFillsAShortTopN() throws {
         let q = QualityAnalyzer(), f = FeaturePrintAnalyzer()
-        let images = [try wash(), try decode(try FixtureFactory.jpeg(scene: 3, width: 480, height: 320)),
-                      try decode(try FixtureFactory.jpeg(scene: 5, width: 480, height: 320)),
-                      try decode(try FixtureFactory.jpeg(scene: 8, width: 480, height: 320, gain: 0.3))]
+        let images = [try wash(), try decoded(try FixtureFactory.jpeg(scene: 3, width: 480, height: 320)),
+                      try decoded(try FixtureFactory.jpeg(scene: 5, width: 480, height: 320)),
+                      try decoded(try FixtureFactory.jpeg(scene: 8, width: 480, height: 320, gain: 0.3))]
         let inputs = images.enumerated().map { k, img in
             SelectInput(path: "p\(k).jpg", technical: q.analyze(img), localHour: nil, timeLabel: nil, print: f.analyze(img), timeTrusted: false)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoCurate
 import PhotoCurateTestSupport
 import XCTest
 
@@ -8,5 +9,12 @@ extension XCTestCase {
         let dir = try FixtureFactory.temporaryDirectory(name)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
         return dir
+    }
+
+    /// JPEG bytes as the engine sees them: written to a file and decoded at `longEdge`.
+    func decoded(_ bytes: [UInt8], longEdge: Int = 320) throws -> AnalysisImage {
+        let path = try temporaryDirectory() + "/f.jpg"
+        try FixtureFactory.write(bytes, to: path)
+        return try Decoder(longEdge: longEdge).decode(path)
     }
 }
