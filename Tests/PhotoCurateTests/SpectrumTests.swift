@@ -174,6 +174,27 @@ final class SpectrumTests: XCTestCase {
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
     }
 
+    /// A sibling a stop or more brighter that is its group's exposure misfire witnesses no blur
+    /// of a frame that is not (select v30): its clipped edges are hard ones. A misfire frame's
+    /// own blur is still witnessed by its well-exposed siblings.
+    func testABrighterMisfireWitnessesNoBlurOfAFrameThatIsNotOne() throws {
+        var inputs = selectInputs([try frame(blur: 2.5), try frame(), try frame(shiftX: 0.015)])
+        func encode(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let base = [0.05, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3]
+        inputs[0].technical.measurements.brightestDeciles = base
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * pow(2, 1.3)) } }
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
+        XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [1, 2])[0], "the brighter misfires are no witnesses")
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [0])[0]).sigma, 1.3,
+                             "the misfire's blur is still seen by the frames that are not")
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [0, 1, 2])[0]).sigma, 1.3,
+                             "among misfires, as before")
+        // Darker misfires still witness: a dark frame clips nothing the bright one renders.
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) / pow(2, 1.3)) } }
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [1, 2])[0]).sigma, 1.0)
+    }
+
     func testSelectionRanksABlurredBurstFrameDownEvenWhenItsAbsoluteScoreTies() throws {
         let s = SpectrumAnalyzer(), q = QualityAnalyzer()
         let images = [try frame(blur: 2.5), try frame(), try frame(shiftX: 0.01)]

@@ -132,8 +132,13 @@ public enum GroupBlur {
         return (a.sectorBlurDifference(comparedWith: b).compactMap { $0 }.max() ?? 0) * k >= detailKept
     }
 
+    /// `misfires` are the frames whose exposure is their group's misfire (`GroupExposure.misfire`):
+    /// one of them a stop or more brighter than a frame that is not one witnesses none of its blur.
+    /// Its highlights clip along edges the other frame renders in full, and a clipped edge is a hard
+    /// one: the clean frame of a white flower read 1.1 px blurred against its sibling 2 EV over
+    /// (a held-out trip's pick went to the over-exposed frame).
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45,
-                               smeared: Set<Int> = []) -> [Int: Value] {
+                               smeared: Set<Int> = [], misfires: Set<Int> = []) -> [Int: Value] {
         // Per photo: its witnesses (the best tier with a steady witness, else the best present)
         // with the blur against each, at the analysis scale and at 100 % (nil where not compared there).
         typealias Witness = (analysis: Double, native: Double?, j: Int)
@@ -153,7 +158,9 @@ public enum GroupBlur {
                 // renditions of the view (an HDR frame and its plain twin), not a burst: their tone
                 // curves differ, and the HDR one read 0.5 px blurred (a camera file's false alarm).
                 let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
-                guard apart < Self.exposureFar, !renditions, let d = si.extraBlur(comparedWith: sj) else { continue }
+                let brighterMisfire = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i)
+                    && GroupExposure.difference(mj, mi) > 0
+                guard apart < Self.exposureFar, !renditions, !brighterMisfire, let d = si.extraBlur(comparedWith: sj) else { continue }
                 let grainy = Self.noisier(mj, than: mi) || Self.grainier(photos[j].detail, than: photos[i].detail)
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
                 tiers[grainy ? (tier == 2 ? 4 : 3) : tier].append((d, j))

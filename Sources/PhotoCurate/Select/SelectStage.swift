@@ -131,7 +131,9 @@ public struct SelectStage: BarrierStage {
     /// 28: a sibling whose faults, each under its line, add up to one (`confirmingEvidence`) only
     ///    weakly confirms its group's best frame.
     /// 29: a group whose best frame has no strong edge (`minEdges`) only fills a short top N.
-    public static let version = 29
+    /// 30: a sibling a stop or more brighter that is its group's exposure misfire witnesses no
+    ///    blur of a frame that is not (`GroupBlur.measure`, `misfires`).
+    public static let version = 30
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -321,9 +323,11 @@ public struct SelectStage: BarrierStage {
         for c in clustering.clusters where c.photos.count > 1 {
             let smear = GroupSmear.measure(members: c.photos, photos: photos)
             groupSmear.merge(smear) { a, _ in a }
+            let exposure = GroupExposure.measure(members: c.photos, photos: photos)
+            groupExposure.merge(exposure) { a, _ in a }
             groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"],
-                                              smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys))) { a, _ in a }
-            groupExposure.merge(GroupExposure.measure(members: c.photos, photos: photos)) { a, _ in a }
+                                              smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys),
+                                              misfires: Set(exposure.filter { abs($0.value) >= GroupExposure.misfire }.keys))) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
