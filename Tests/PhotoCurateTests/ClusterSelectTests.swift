@@ -252,6 +252,36 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(lift[2]), pow(0.66 * exp(-pow(0.9 / 0.8, 2)) / 0.002, 0.3), accuracy: 1e-9)
     }
 
+    /// Three or more frames agreeing on a dark exposure are a low-key scene: the whole group is
+    /// judged across the trip as if its best exposure scored `lowKey` (select v31), one factor
+    /// for all so its order stays. Not a pair, not a bright scene, not a doubted group, not
+    /// when the agreement needs a misfire.
+    func testALowKeySceneStandsAcrossTheTripAsAWellExposedOne() throws {
+        func dark(_ exposure: Double, luma: Double = 0.15) -> SelectInput {
+            var p = sceneInput(exposure, clipped: 0)
+            p.technical.measurements.medianLuma = luma
+            return p
+        }
+        let w = 0.3 / QualityAnalyzer.parameterSpecs.filter { $0.name.hasPrefix("weight") }.map(\.defaultValue).reduce(0, +)
+        let fog = [dark(0.1), dark(0.08), dark(0.06)]
+        let ev: [Int: Double] = [0: 0, 1: -0.2, 2: 0.3]
+        let k = SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: fog, groupExposure: ev, doubted: [], floor: 0.9)
+        XCTAssertEqual(Set(k.keys), [0, 1, 2])
+        for i in 0..<3 { XCTAssertEqual(try XCTUnwrap(k[i]), pow(0.9 / 0.1, w), accuracy: 1e-9, "one factor for the group") }
+        XCTAssertGreaterThan(try XCTUnwrap(k[0]), 1.5)
+        XCTAssertTrue(SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: fog, groupExposure: ev, doubted: [0], floor: 0.9).isEmpty,
+                      "a group whose best nothing confirms")
+        XCTAssertTrue(SelectStage.lowKeyScenes(groups: [[0, 1]], photos: fog, groupExposure: ev, doubted: [], floor: 0.9).isEmpty, "a pair")
+        XCTAssertTrue(SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: fog, groupExposure: ev, doubted: [], floor: 0).isEmpty, "0 turns it off")
+        XCTAssertTrue(SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: fog, groupExposure: [0: 0, 1: -0.2, 2: 1.4], doubted: [], floor: 0.9).isEmpty,
+                      "two agree, the third is a misfire")
+        let bright = [dark(0.1, luma: 0.7), dark(0.08, luma: 0.7), dark(0.06, luma: 0.7)]
+        XCTAssertTrue(SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: bright, groupExposure: ev, doubted: [], floor: 0.9).isEmpty,
+                      "a bright burst agreeing is blown frames agreeing")
+        XCTAssertTrue(SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: [dark(0.95), dark(0.9), dark(0.85)], groupExposure: ev, doubted: [],
+                                               floor: 0.9).isEmpty, "already judged well exposed")
+    }
+
     /// A sibling faulty on two counts at once, neither reaching its line, does not confirm the
     /// best frame in the weak pass: its shares of the lines add up (og55).
     func testSmallFaultsAddUpAgainstAConfirmingSibling() throws {

@@ -133,7 +133,9 @@ public struct SelectStage: BarrierStage {
     /// 29: a group whose best frame has no strong edge (`minEdges`) only fills a short top N.
     /// 30: a sibling a stop or more brighter that is its group's exposure misfire witnesses no
     ///    blur of a frame that is not (`GroupBlur.measure`, `misfires`).
-    public static let version = 30
+    /// 31: a low-key scene (three or more frames agreeing on a dark exposure) stands across the trip
+    ///    as a well exposed one (`lowKey`, `lowKeyScenes`).
+    public static let version = 31
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -146,6 +148,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("sameBurstSeconds", 1, in: 0...60, "a further pick of a moment is never a photo taken while a picked burst was shot (within its first and last frame, ± this many seconds): a misfired frame of that burst that looks too different to join it (blown out, black), not another scene; 0 turns this off"),
         ParameterSpec("blurRef", 0.45, in: 0.1...10, "extra blur (px σ at the analysis scale) against the comparable photos of its visual group at which the technical score halves"),
         ParameterSpec("nativeBlurWeight", 3.5, in: 0...10, "weight of the blur measured at 100 % (DCT blocks) against the comparable photos of its visual group, added to the analysis-scale one (0: analysis scale only)"),
+        ParameterSpec("lowKey", 0.9, in: 0...1, "a visual group of three or more frames that agree on a dark exposure (a low-key scene: fog, dusk) and whose best frame something confirms is judged across the trip as if its best exposure scored at least this; 0 turns this off"),
         ParameterSpec("sceneExposureStops", 0.6, in: 0...3, "within a visual group, a frame less than a stop from the group's exposure is judged on exposure at least as well as its best-exposed sibling, less as it strays (× exp(−(stops / this)²)): a high-key or low-key scene, or a frame a few tenths brighter by hand, is not a fault of each frame; 0 turns this off"),
         ParameterSpec("uncorroborated", 0.6, in: 0...1, "a visual group of three or more whose every other frame is faulty against it (blurred, smeared in one direction, misexposed or grainy) has nothing to show that its best frame is clean: that frame's technical score counts this ×, and the group only fills a top N left short; 1 turns this off"),
         ParameterSpec("confirmingBlur", 0.75, in: 0...1, "a sibling confirms its visual group's best frame only when its extra blur against the group is under this × blurRef; a group of three or more whose other frames are all faulty or blurred that much only fills a top N left short (its scores unchanged); 1 turns this off"),
@@ -215,6 +218,43 @@ public struct SelectStage: BarrierStage {
         }
         return out
     }
+
+    /// Per member of a low-key scene, the factor that judges it across the trip as if its group's
+    /// best exposure scored at least `floor`.
+    ///
+    /// ```swift
+    /// SelectStage.lowKeyScenes(groups: [[0, 1, 2]], photos: fog, groupExposure: [0: 0.1, 1: -0.2, 2: 0],
+    ///                          doubted: [], floor: 0.9)   // [0: 1.93, 1: 1.93, 2: 1.93] when the best scored 0.1
+    /// ```
+    /// Three or more frames that agree on a dark exposure (each less than a stop from the group's,
+    /// the best of them dark, neither crushed nor clipped) show a scene dark by choice: fog, dusk, a
+    /// night street. Each frame on its own reads under-exposed (the fog scene of a held-out package
+    /// scored 0.04–0.12 on exposure), so under-exposed frames of other scenes ranked above its clean
+    /// frames across the trip (e25a's under-exposure AUC 0.912). The whole group gets one factor,
+    /// so its order stays; a group whose best frame nothing confirms (`doubted`) gets none, since an
+    /// all-faulty burst agrees too, and raising it pushed faulty frames into the top N.
+    public static func lowKeyScenes(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], doubted: Set<Int>,
+                                    floor: Double) -> [Int: Double] {
+        guard floor > 0 else { return [:] }
+        let w = (QualityAnalyzer.parameterSpecs.first { $0.name == "weightExposure" }?.defaultValue ?? 0.3)
+            / QualityAnalyzer.parameterSpecs.filter { $0.name.hasPrefix("weight") }.map(\.defaultValue).reduce(0, +)
+        var out: [Int: Double] = [:]
+        for members in groups where !members.contains(where: doubted.contains) {
+            let agreeing = members.filter { groupExposure[$0].map { abs($0) < GroupExposure.misfire } ?? false }
+            guard agreeing.count >= 3, let b = agreeing.max(by: { photos[$0].technical.exposure < photos[$1].technical.exposure }) else { continue }
+            let m = photos[b].technical.measurements
+            guard m.medianLuma <= lowKeyLuma, m.clippedShadows <= GroupExposure.crushedAtMost,
+                  m.clippedHighlights <= GroupExposure.clippedMargin else { continue }
+            let best = max(1e-4, photos[b].technical.exposure)
+            guard best < floor else { continue }
+            for i in members { out[i] = pow(floor / best, w) }
+        }
+        return out
+    }
+
+    /// Median luma at or under which a group's best-exposed frame makes its scene a dark one: a
+    /// high-key burst that agrees is blown frames agreeing (og52), not a choice to lift.
+    static let lowKeyLuma = 0.3
 
     /// Strong edges that a blank frame may still show (JPEG blocks, a clipped corner); a real
     /// photo has thousands.
@@ -369,6 +409,11 @@ public struct SelectStage: BarrierStage {
         for b in unconfirmed {
             let k = pow(parameters["uncorroborated"], contradicted.contains(groupOf[b]) ? 2 : 1)
             for i in groups[groupOf[b]] { tech[i] = r6(tech[i] * k) }
+        }
+        // A low-key scene's groups stand across the trip as well exposed ones (`lowKeyScenes`).
+        let doubted = unconfirmed.union(weaklyConfirmed)
+        for (i, k) in Self.lowKeyScenes(groups: groups, photos: photos, groupExposure: groupExposure, doubted: doubted, floor: parameters["lowKey"]) {
+            tech[i] = r6(tech[i] * k)
         }
         // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
         var groupFaces: [Int: GroupFaces.Value] = [:]
