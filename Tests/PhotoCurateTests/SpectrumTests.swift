@@ -12,6 +12,10 @@ final class SpectrumTests: XCTestCase {
         return try Decoder(longEdge: 768).decode(path)
     }
 
+    /// sRGB from linear light and back, to set a frame's deciles some stops apart.
+    func srgb(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
+    func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+
     /// Frames of one scene as selection sees them: their quality and spectrum, measured.
     func selectInputs(_ images: [AnalysisImage]) -> [SelectInput] {
         let s = SpectrumAnalyzer(), q = QualityAnalyzer()
@@ -160,15 +164,13 @@ final class SpectrumTests: XCTestCase {
         for k in 1...2 { inputs[k].technical.measurements.clippedHighlights = inputs[0].technical.measurements.clippedHighlights + 0.1 }
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
         // The same siblings 2 stops brighter: no witness, so no value.
-        func encode(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
-        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
         let base = [0.05, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3]
         inputs[0].technical.measurements.brightestDeciles = base
-        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * 4) } }
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * 4) } }
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
         // 1.3 stops brighter, they witness; unless both it and they look right on their own:
         // then they are renditions of the view (an HDR frame and its plain twin), not a burst.
-        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * pow(2, 1.3)) } }
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * pow(2, 1.3)) } }
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
         for k in 0...2 { inputs[k].technical.exposure = 0.95 }
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
@@ -179,11 +181,9 @@ final class SpectrumTests: XCTestCase {
     /// own blur is still witnessed by its well-exposed siblings.
     func testABrighterMisfireWitnessesNoBlurOfAFrameThatIsNotOne() throws {
         var inputs = selectInputs([try frame(blur: 2.5), try frame(), try frame(shiftX: 0.015)])
-        func encode(_ linear: Double) -> Double { linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055 }
-        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
         let base = [0.05, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3]
         inputs[0].technical.measurements.brightestDeciles = base
-        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) * pow(2, 1.3)) } }
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * pow(2, 1.3)) } }
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [1, 2])[0], "the brighter misfires are no witnesses")
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [0])[0]).sigma, 1.3,
@@ -191,7 +191,7 @@ final class SpectrumTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [0, 1, 2])[0]).sigma, 1.3,
                              "among misfires, as before")
         // Darker misfires still witness: a dark frame clips nothing the bright one renders.
-        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { encode(decode($0) / pow(2, 1.3)) } }
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) / pow(2, 1.3)) } }
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [1, 2])[0]).sigma, 1.0)
     }
 

@@ -185,8 +185,7 @@ public struct SelectStage: BarrierStage {
     /// frame blown over `blownSibling` of it beside a best-exposed sibling that is not.
     public static func sceneExposure(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], stops: Double) -> [Int: Double] {
         guard stops > 0 else { return [:] }
-        let w = (QualityAnalyzer.parameterSpecs.first { $0.name == "weightExposure" }?.defaultValue ?? 0.3)
-            / QualityAnalyzer.parameterSpecs.filter { $0.name.hasPrefix("weight") }.map(\.defaultValue).reduce(0, +)
+        let w = exposureWeight
         var out: [Int: Double] = [:]
         for members in groups where members.count > 1 {
             // A misfire is no measure of the scene: 2 stops over, a dark scene's frame looked perfect.
@@ -236,8 +235,7 @@ public struct SelectStage: BarrierStage {
     public static func lowKeyScenes(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], doubted: Set<Int>,
                                     floor: Double) -> [Int: Double] {
         guard floor > 0 else { return [:] }
-        let w = (QualityAnalyzer.parameterSpecs.first { $0.name == "weightExposure" }?.defaultValue ?? 0.3)
-            / QualityAnalyzer.parameterSpecs.filter { $0.name.hasPrefix("weight") }.map(\.defaultValue).reduce(0, +)
+        let w = exposureWeight
         var out: [Int: Double] = [:]
         for members in groups where !members.contains(where: doubted.contains) {
             let agreeing = members.filter { groupExposure[$0].map { abs($0) < GroupExposure.misfire } ?? false }
@@ -251,6 +249,11 @@ public struct SelectStage: BarrierStage {
         }
         return out
     }
+
+    /// The exposure score's exponent in `quality.overall` (the quality analyzer's default weights):
+    /// a factor f on the exposure score is f^this on `overall`.
+    static let exposureWeight = (QualityAnalyzer.parameterSpecs.first { $0.name == "weightExposure" }?.defaultValue ?? 0.3)
+        / QualityAnalyzer.parameterSpecs.filter { $0.name.hasPrefix("weight") }.map(\.defaultValue).reduce(0, +)
 
     /// Median luma at or under which a group's best-exposed frame makes its scene a dark one: a
     /// high-key burst that agrees is blown frames agreeing (og52), not a choice to lift.
