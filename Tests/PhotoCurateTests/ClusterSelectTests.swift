@@ -46,6 +46,33 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(Metrics.adjustedRand(truth: [0, 0, 0, 1, 1, 1, 2, 2, 1], predicted: c.clusterOf), 1, accuracy: 1e-9)
     }
 
+    /// Untimed frames alike among themselves that look less like a timed scene than each looks
+    /// like itself are another scene (a second crop of the photograph, another foggy picture),
+    /// and keep their own group (cluster v4); untimed frames of the timed scene itself join it.
+    func testAnUntimedSceneOfTheSameLookKeepsItsOwnGroup() throws {
+        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint {
+            let v = zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }
+            let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            return FeaturePrint(vector: v.map { $0 / n })
+        }
+        var inputs: [ClusterInput] = []
+        for k in 0..<4 { inputs.append(ClusterInput(epoch: Double(k), latitude: nil, longitude: nil, print: print(scene: 0, jitter: k), quality: 0.5, path: "a\(k)")) }
+        // Another scene, untimed, halfway to scene 0's look: alike among themselves, less like scene 0.
+        let other = mix(print(scene: 0, jitter: 50), print(scene: 3, jitter: 50), 0.6)
+        for k in 0..<3 { inputs.append(ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: mix(other, print(scene: 3, jitter: k), 0.97), quality: 0.5, path: "u\(k)")) }
+        // Scene 0's own frames, stripped of their time.
+        for k in 0..<2 { inputs.append(ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: print(scene: 0, jitter: 20 + k), quality: 0.5, path: "s\(k)")) }
+        let cross = zip(inputs[0].print.vector, inputs[4].print.vector).map(*).reduce(0, +)
+        XCTAssertGreaterThan(cross, 0.75, "the untimed scene looks like scene 0 by the similarity threshold")
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertNotEqual(c.clusterOf[4], c.clusterOf[0], "the untimed scene keeps its own group")
+        XCTAssertEqual(Set(c.clusterOf[4..<7]).count, 1)
+        XCTAssertEqual(c.clusterOf[7], c.clusterOf[0], "scene 0's untimed frames join it")
+        XCTAssertEqual(c.clusterOf[8], c.clusterOf[0])
+        let off = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs, overrides: ["untimedGap": 1])).run(inputs)
+        XCTAssertEqual(off.clusterOf[4], off.clusterOf[0], "without the rule they merge")
+    }
+
     func testSelectionPicksBestPerGroupAndNeverNearDuplicates() throws {
         var inputs: [ClusterInput] = [], sel: [SelectInput] = []
         let qualities: [[Double]] = [[0.9, 0.3, 0.5], [0.4, 0.8], [0.7]]
