@@ -244,12 +244,12 @@ public struct ClusterStage: BarrierStage {
     }
 
     /// Average-linkage agglomeration inside one component; O(m³) on small m, chunked for large m.
-    /// Average linkage at `threshold` over one component. Two clusters, one of two or more
-    /// untimed photos and one holding trusted times, merge only when their mean cross cosine is
-    /// within `untimedGap` of the lower of their own mean cosines: on the #9 trips an untimed
-    /// scene of another crop or another photograph of the same look sat 0.08–0.21 under both
-    /// (13 of 16 such merges, the cause of most scenes lost to coverage), and untimed frames of
-    /// the timed scene itself 0.02 at most.
+    ///
+    /// Two clusters, one of two or more untimed photos and one holding trusted times, merge
+    /// only when their mean cross cosine is within `untimedGap` of the lower of their own mean
+    /// cosines: on the #9 trips an untimed scene of another crop or another photograph of the
+    /// same look sat 0.08–0.21 under both (13 of 16 such merges, the cause of most scenes lost
+    /// to coverage), and untimed frames of the timed scene itself 0.022 at most.
     func averageLinkage(_ members: [Int], _ sim: Positioned, _ threshold: Float, _ momentOf: [Int], _ photos: [ClusterInput],
                         untimedGap: Float = 1) -> [[Int]] {
         if members.count <= 2 { return [members] }
