@@ -4,14 +4,16 @@ import PhotoCurateBench
 import XCTest
 
 final class ClusterSelectTests: XCTestCase {
+    /// `v` scaled to unit length, as a print.
+    func unit(_ v: [Float]) -> FeaturePrint { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return FeaturePrint(vector: v.map { $0 / n }) }
+
     /// A unit vector near `base` (scene), with a small deterministic perturbation.
     func print(scene: Int, jitter: Int) -> FeaturePrint {
         var rng = SeededRandom(seed: UInt64(scene) * 1000 + 1)
         var v = (0..<32).map { _ in Float(rng.uniform(-1, 1)) }
         var j = SeededRandom(seed: UInt64(scene * 100 + jitter + 7))
         v = v.map { $0 + Float(j.uniform(-0.15, 0.15)) }
-        let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return FeaturePrint(vector: v.map { $0 / n })
+        return unit(v)
     }
 
     /// Photos with a trusted time (seconds after a fixed start) whose quality is their sharpness
@@ -50,11 +52,7 @@ final class ClusterSelectTests: XCTestCase {
     /// like itself are another scene (a second crop of the photograph, another foggy picture),
     /// and keep their own group (cluster v4); untimed frames of the timed scene itself join it.
     func testAnUntimedSceneOfTheSameLookKeepsItsOwnGroup() throws {
-        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint {
-            let v = zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }
-            let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot()
-            return FeaturePrint(vector: v.map { $0 / n })
-        }
+        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
         var inputs: [ClusterInput] = []
         for k in 0..<4 { inputs.append(ClusterInput(epoch: Double(k), latitude: nil, longitude: nil, print: print(scene: 0, jitter: k), quality: 0.5, path: "a\(k)")) }
         // Another scene, untimed, halfway to scene 0's look: alike among themselves, less like scene 0.
@@ -62,8 +60,7 @@ final class ClusterSelectTests: XCTestCase {
         for k in 0..<3 { inputs.append(ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: mix(other, print(scene: 3, jitter: k), 0.97), quality: 0.5, path: "u\(k)")) }
         // Scene 0's own frames, stripped of their time.
         for k in 0..<2 { inputs.append(ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: print(scene: 0, jitter: 20 + k), quality: 0.5, path: "s\(k)")) }
-        let cross = zip(inputs[0].print.vector, inputs[4].print.vector).map(*).reduce(0, +)
-        XCTAssertGreaterThan(cross, 0.75, "the untimed scene looks like scene 0 by the similarity threshold")
+        XCTAssertGreaterThan(inputs[0].print.cosine(inputs[4].print), 0.75, "the untimed scene looks like scene 0 by the similarity threshold")
         let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
         XCTAssertNotEqual(c.clusterOf[4], c.clusterOf[0], "the untimed scene keeps its own group")
         XCTAssertEqual(Set(c.clusterOf[4..<7]).count, 1)
@@ -126,7 +123,6 @@ final class ClusterSelectTests: XCTestCase {
     /// from another moment, then with a scene under the quality floor; never with a frame shot
     /// seconds after a pick (a pair's misfire that did not join its clean frame).
     func testAShortTopIsFilledWithLookAlikesOfOtherMomentsThenScenesUnderTheFloor() throws {
-        func unit(_ v: [Float]) -> FeaturePrint { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return FeaturePrint(vector: v.map { $0 / n }) }
         let a = unit([1, 0, 0, 0]), alike = unit([0.85, 0.5268, 0, 0]), misfire = unit([0, 0, 1, 0]), dark = unit([0, 0, 0, 1])
         // (path, print, seconds, quality): a at 0 s, its misfire at 2 s, a look-alike 5 h later, a dark scene 10 h later.
         let photos: [(String, FeaturePrint, Double, Double)] = [("a", a, 0, 0.9), ("a-misfire", misfire, 2, 0.2),
@@ -151,7 +147,6 @@ final class ClusterSelectTests: XCTestCase {
     /// fills a short top N after the less alike ones but before a scene under the quality
     /// floor; a copy of a picked picture never fills.
     func testARepeatedViewFillsBeforeAWeakSceneButACopyNever() throws {
-        func unit(_ v: [Float]) -> FeaturePrint { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return FeaturePrint(vector: v.map { $0 / n }) }
         let a = unit([1, 0, 0, 0, 0]), alike = unit([0.85, 0.5268, 0, 0, 0]), dark = unit([0, 0, 0, 1, 0])
         let again = unit([0.99, 0, 0, 0, 0.1411]), copy = unit([0.9999, 0, 0, 0, -0.0141])
         // Hours apart, each its own moment; the repeated view scores over the less alike one.

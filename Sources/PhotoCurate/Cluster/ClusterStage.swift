@@ -269,14 +269,15 @@ public struct ClusterStage: BarrierStage {
         var clusters = (0..<m).map { [$0] }
         var sums = s  // sum of pairwise similarities between cluster a and b
         var alive = [Bool](repeating: true, count: m)
-        // Within each cluster: the sum of its pairwise similarities, and whether it is all untimed / has a trusted time.
+        // Within each cluster: the sum of its pairwise similarities, and whether it is all untimed
+        // (else it holds a trusted time).
         var inner = [Float](repeating: 0, count: m)
-        var untimed = members.map { photos[$0].epoch == nil }, timed = untimed.map { !$0 }
+        var untimed = members.map { photos[$0].epoch == nil }
         func pairs(_ a: Int) -> Float { Float(clusters[a].count * (clusters[a].count - 1) / 2) }
         func kept(_ a: Int, _ b: Int, _ avg: Float) -> Bool {
-            guard untimedGap < 1 else { return true }
-            let (u, t) = untimed[a] && timed[b] ? (a, b) : untimed[b] && timed[a] ? (b, a) : (-1, -1)
-            guard u >= 0, clusters[u].count >= 2 else { return true }
+            guard untimedGap < 1, untimed[a] != untimed[b] else { return true }
+            let (u, t) = untimed[a] ? (a, b) : (b, a)
+            guard clusters[u].count >= 2 else { return true }
             let own = clusters[t].count >= 2 ? min(inner[u] / pairs(u), inner[t] / pairs(t)) : inner[u] / pairs(u)
             return avg >= own - untimedGap
         }
@@ -295,7 +296,6 @@ public struct ClusterStage: BarrierStage {
             }
             inner[ba] += inner[bb] + sums[ba * m + bb]
             untimed[ba] = untimed[ba] && untimed[bb]
-            timed[ba] = timed[ba] || timed[bb]
             clusters[ba] += clusters[bb]
             alive[bb] = false
         }

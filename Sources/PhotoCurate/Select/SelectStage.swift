@@ -185,7 +185,6 @@ public struct SelectStage: BarrierStage {
     /// frame blown over `blownSibling` of it beside a best-exposed sibling that is not.
     public static func sceneExposure(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], stops: Double) -> [Int: Double] {
         guard stops > 0 else { return [:] }
-        let w = exposureWeight
         var out: [Int: Double] = [:]
         for members in groups where members.count > 1 {
             // A misfire is no measure of the scene: 2 stops over, a dark scene's frame looked perfect.
@@ -212,7 +211,7 @@ public struct SelectStage: BarrierStage {
                 // 0.001 on its own, was lifted fourfold over its clean twin at 0.8 stops' width).
                 guard apart < GroupExposure.misfire else { continue }
                 let floor = best * exp(-pow(apart / stops, 2))
-                if floor > own { out[i] = pow(floor / own, w) }
+                if floor > own { out[i] = pow(floor / own, exposureWeight) }
             }
         }
         return out
@@ -235,7 +234,6 @@ public struct SelectStage: BarrierStage {
     public static func lowKeyScenes(groups: [[Int]], photos: [SelectInput], groupExposure: [Int: Double], doubted: Set<Int>,
                                     floor: Double) -> [Int: Double] {
         guard floor > 0 else { return [:] }
-        let w = exposureWeight
         var out: [Int: Double] = [:]
         for members in groups where !members.contains(where: doubted.contains) {
             let agreeing = members.filter { groupExposure[$0].map { abs($0) < GroupExposure.misfire } ?? false }
@@ -245,7 +243,7 @@ public struct SelectStage: BarrierStage {
                   m.clippedHighlights <= GroupExposure.clippedMargin else { continue }
             let best = max(1e-4, photos[b].technical.exposure)
             guard best < floor else { continue }
-            for i in members { out[i] = pow(floor / best, w) }
+            for i in members { out[i] = pow(floor / best, exposureWeight) }
         }
         return out
     }
