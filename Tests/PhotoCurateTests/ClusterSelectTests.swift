@@ -70,6 +70,35 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(off.clusterOf[4], off.clusterOf[0], "without the rule they merge")
     }
 
+    /// Two untimed scenes of one look (two foggy pictures) stay two groups (cluster v5), while
+    /// the halves of one untimed burst, split by its faults, are one.
+    func testTwoUntimedScenesOfOneLookStayApart() throws {
+        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
+        func untimed(_ p: FeaturePrint, _ path: String) -> ClusterInput { ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: p, quality: 0.5, path: path) }
+        func mean(_ x: ArraySlice<ClusterInput>, _ y: ArraySlice<ClusterInput>) -> Float {
+            let c = x.flatMap { a in y.map { a.print.cosine($0.print) } }
+            return c.reduce(0, +) / Float(c.count)
+        }
+        // Scenes A and B: one look, two pictures.
+        let a = print(scene: 4, jitter: 50), b = mix(a, print(scene: 5, jitter: 50), 0.55)
+        var inputs = (0..<4).map { untimed(mix(a, print(scene: 4, jitter: $0), 0.93), "a\($0)") }
+        inputs += (0..<4).map { untimed(mix(b, print(scene: 5, jitter: $0), 0.93), "b\($0)") }
+        // Scene C: sharp frames, and frames its faults moved a little away from them.
+        let c = print(scene: 6, jitter: 50), blurred = mix(c, print(scene: 7, jitter: 50), 0.8)
+        inputs += (0..<3).map { untimed(mix(c, print(scene: 6, jitter: $0), 0.93), "c\($0)") }
+        inputs += (0..<3).map { untimed(mix(blurred, print(scene: 7, jitter: $0), 0.93), "d\($0)") }
+        XCTAssertGreaterThan(mean(inputs[0..<4], inputs[4..<8]), 0.75, "A and B look alike by the similarity threshold")
+        XCTAssertGreaterThan(mean(inputs[0..<4], inputs[0..<4]) - mean(inputs[0..<4], inputs[4..<8]), 0.12, "\(mean(inputs[0..<4], inputs[0..<4])) \(mean(inputs[0..<4], inputs[4..<8]))")
+        XCTAssertLessThan(mean(inputs[8..<11], inputs[8..<11]) - mean(inputs[8..<11], inputs[11..<14]), 0.12, "\(mean(inputs[8..<11], inputs[8..<11])) \(mean(inputs[8..<11], inputs[11..<14]))")
+        let cl = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(Set(cl.clusterOf[0..<4]).count, 1)
+        XCTAssertEqual(Set(cl.clusterOf[4..<8]).count, 1)
+        XCTAssertNotEqual(cl.clusterOf[0], cl.clusterOf[4], "two untimed scenes of one look keep their groups")
+        XCTAssertEqual(Set(cl.clusterOf[8..<14]).count, 1, "the halves of one untimed burst are one group")
+        let off = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs, overrides: ["untimedPairGap": 1])).run(inputs)
+        XCTAssertEqual(off.clusterOf[0], off.clusterOf[4], "without the rule they merge")
+    }
+
     func testSelectionPicksBestPerGroupAndNeverNearDuplicates() throws {
         var inputs: [ClusterInput] = [], sel: [SelectInput] = []
         let qualities: [[Double]] = [[0.9, 0.3, 0.5], [0.4, 0.8], [0.7]]
@@ -141,6 +170,29 @@ final class ClusterSelectTests: XCTestCase {
         let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10, "fillSimilarity": 0.75])).run((sel, c))
         XCTAssertEqual(off.picks.map { sel[$0].path }, ["a"])
         XCTAssertTrue(off.reasons[2].contains { $0.contains("not picked: looks like a") })
+    }
+
+    /// Two groups without a trusted time that look alike give one pick, even to fill a short
+    /// top N: their moments are their own, not ones a clock told apart, so the second may be
+    /// the same scene (an untimed burst split in two by its faults).
+    func testTwoUntimedGroupsThatLookAlikeGiveOnePick() throws {
+        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
+        let a = print(scene: 4, jitter: 50), b = mix(a, print(scene: 5, jitter: 50), 0.55)
+        var prints: [(String, FeaturePrint, Double)] = (0..<4).map { ("a\($0)", mix(a, print(scene: 4, jitter: $0), 0.93), 0.9 - 0.1 * Double($0)) }
+        prints += (0..<4).map { ("b\($0)", mix(b, print(scene: 5, jitter: $0), 0.93), 0.8 - 0.1 * Double($0)) }
+        prints += (0..<2).map { ("c\($0)", print(scene: 8, jitter: $0), 0.7 - 0.1 * Double($0)) }
+        var (inputs, sel) = timed(prints.map { ($0.0, $0.1, 0, $0.2) })
+        for i in inputs.indices {
+            inputs[i] = ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: inputs[i].print, quality: inputs[i].quality, path: inputs[i].path)
+            sel[i] = SelectInput(path: sel[i].path, technical: sel[i].technical, localHour: nil, timeLabel: nil, print: sel[i].print, timeTrusted: false)
+        }
+        let c = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertNotEqual(c.clusterOf[0], c.clusterOf[4], "two groups")
+        XCTAssertNotEqual(c.momentOf[0], c.momentOf[4], "each with a moment of its own")
+        XCTAssertGreaterThanOrEqual(sel[0].print.cosine(sel[4].print), 0.75, "whose best frames look alike")
+        let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 10])).run((sel, c))
+        XCTAssertEqual(s.picks.map { sel[$0].path }, ["a0", "c0"])
+        XCTAssertTrue(s.reasons[4].contains { $0.contains("not picked: looks like a0") }, "\(s.reasons[4])")
     }
 
     /// A clean photo of the same view shot again at another moment (cosine 0.99 with a pick)

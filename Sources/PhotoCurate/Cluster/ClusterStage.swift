@@ -42,7 +42,8 @@ public struct ClusterStage: BarrierStage {
     /// 3: it is judged against photos that something orients only, not against other untagged frames on their side.
     /// 4: two or more untimed photos that look like each other join photos with trusted times only when
     ///    they look about as much like them as each side looks like itself (`untimedGap`).
-    public static let version = 4
+    /// 5: … and two such untimed sets join each other on the same terms, less `untimedPairGap`.
+    public static let version = 5
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("similarity", 0.75, in: 0...1, "feature-print cosine at or above which two photos are one visual group"),
         ParameterSpec("timeWindow", 600, in: 0...86_400 * 30, "seconds without a photo that start a new moment"),
@@ -50,6 +51,7 @@ public struct ClusterStage: BarrierStage {
         ParameterSpec("maxPerCluster", 20, in: 1...10_000, integer: true, "largest visual group; bigger ones are cut in time order"),
         ParameterSpec("window", 128, in: 8...4096, integer: true, "time-ordered neighbours compared with each photo"),
         ParameterSpec("untimedGap", 0.05, in: 0...1, "two or more photos without a trusted time, alike among themselves, join a visual group with trusted times only when they look at least as much like it (mean cosine) as each side looks like itself, less this: an untimed scene is not merged into another scene of the same look (a second crop of one photograph, another foggy picture); 1 turns this off"),
+        ParameterSpec("untimedPairGap", 0.12, in: 0...1, "two sets of two or more photos without a trusted time, each alike within itself, join only when they look at least as much like each other (mean cosine) as each looks like itself, less this: two untimed scenes of the same look (fog, a grey gradient) stay apart. Wider than untimedGap: an untimed burst splits by its faults (sharp frames against blurred or grainy ones), and its halves sat up to 0.10 under themselves on the #9 trips; 1 turns this off"),
         ParameterSpec("sidewaysSimilarity", 0.9, in: 0...1, "a photo with no trusted time and no EXIF orientation that, turned a quarter, looks at least this much like a photo of the other shape (portrait against landscape), and more than it does upright, was stored on its side: it is grouped turned (unrelated photos turned reach 0.78); 1 turns this off"),
     ]
     public let parameters: Parameters
@@ -164,7 +166,8 @@ public struct ClusterStage: BarrierStage {
         var groups: [[Int]] = []
         for root in components.keys.sorted() {
             let members = components[root]!.sorted()
-            for g in averageLinkage(members, sim, threshold, momentOf, photos, untimedGap: Float(parameters["untimedGap"])) {
+            for g in averageLinkage(members, sim, threshold, momentOf, photos, untimedGap: Float(parameters["untimedGap"]),
+                                    untimedPairGap: Float(parameters["untimedPairGap"])) {
                 groups += cap(g, photos, parameters.int("maxPerCluster"))
             }
         }
@@ -250,13 +253,18 @@ public struct ClusterStage: BarrierStage {
     /// cosines: on the #9 trips an untimed scene of another crop or another photograph of the
     /// same look sat 0.08–0.21 under both (13 of 16 such merges, the cause of most scenes lost
     /// to coverage), and untimed frames of the timed scene itself 0.022 at most.
+    ///
+    /// Two clusters of two or more untimed photos each merge on the same terms with
+    /// `untimedPairGap`: of 99 such merges on 87 trips, the halves of one untimed burst sat
+    /// 0.098 under themselves at most, two scenes of one grey, foggy look 0.147.
     func averageLinkage(_ members: [Int], _ sim: Positioned, _ threshold: Float, _ momentOf: [Int], _ photos: [ClusterInput],
-                        untimedGap: Float = 1) -> [[Int]] {
+                        untimedGap: Float = 1, untimedPairGap: Float = 1) -> [[Int]] {
         if members.count <= 2 { return [members] }
         if members.count > 400 {
             // Pathological component: fall back to time-ordered chunks, each agglomerated.
             return stride(from: 0, to: members.count, by: 400).flatMap {
-                averageLinkage(Array(members[$0..<min(members.count, $0 + 400)]), sim, threshold, momentOf, photos, untimedGap: untimedGap)
+                averageLinkage(Array(members[$0..<min(members.count, $0 + 400)]), sim, threshold, momentOf, photos,
+                               untimedGap: untimedGap, untimedPairGap: untimedPairGap)
             }
         }
         let m = members.count
@@ -275,6 +283,10 @@ public struct ClusterStage: BarrierStage {
         var untimed = members.map { photos[$0].epoch == nil }
         func pairs(_ a: Int) -> Float { Float(clusters[a].count * (clusters[a].count - 1) / 2) }
         func kept(_ a: Int, _ b: Int, _ avg: Float) -> Bool {
+            if untimed[a] && untimed[b] {
+                guard untimedPairGap < 1, clusters[a].count >= 2, clusters[b].count >= 2 else { return true }
+                return avg >= min(inner[a] / pairs(a), inner[b] / pairs(b)) - untimedPairGap
+            }
             guard untimedGap < 1, untimed[a] != untimed[b] else { return true }
             let (u, t) = untimed[a] ? (a, b) : (b, a)
             guard clusters[u].count >= 2 else { return true }

@@ -135,7 +135,9 @@ public struct SelectStage: BarrierStage {
     ///    blur of a frame that is not (`GroupBlur.measure`, `misfires`).
     /// 31: a low-key scene (three or more frames agreeing on a dark exposure) stands across the trip
     ///    as a well exposed one (`lowKey`, `lowKeyScenes`).
-    public static let version = 31
+    /// 32: a group without a trusted time fills no short top N with a look-alike of a pick of
+    ///     another such group (their moments are their own, not told apart by a clock).
+    public static let version = 32
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -648,7 +650,11 @@ public struct SelectStage: BarrierStage {
         }
         // Filling: a look-alike of a pick of the same moment is most likely that scene again
         // (a frame that did not join its burst), so only picks of other moments may be
-        // looked like, and none this closely (the same view twice).
+        // looked like, and none this closely (the same view twice). A group without a trusted
+        // time has a moment of its own that no clock gave it: another moment is not known
+        // there, so its look-alikes are taken for the same scene (an untimed burst split in two
+        // by its faults gave two picks of one scene).
+        let untimedMoments = Set(clustering.moments.filter { $0.start == nil }.map(\.id))
         // nil: may not fill; "": may, looking like no pick; else which pick it looks like.
         func lookAlike(_ i: Int, under limit: Float) -> String? {
             guard duringPickedBurst(i, picks: picks, photos: photos, clustering: clustering, bursts: bursts) == nil else { return nil }
@@ -656,7 +662,8 @@ public struct SelectStage: BarrierStage {
             for p in picks {
                 let c = photos[p].print.cosine(photos[i].print)
                 guard c >= threshold else { continue }
-                if c >= limit || clustering.momentOf[p] == clustering.momentOf[i] { return nil }
+                let (mp, mi) = (clustering.momentOf[p], clustering.momentOf[i])
+                if c >= limit || mp == mi || (untimedMoments.contains(mp) && untimedMoments.contains(mi)) { return nil }
                 if alike.map({ c > $0.cosine }) ?? true { alike = (p, c) }
             }
             guard let (p, c) = alike else { return "" }
