@@ -7,6 +7,16 @@ final class ClusterSelectTests: XCTestCase {
     /// `v` scaled to unit length, as a print.
     func unit(_ v: [Float]) -> FeaturePrint { let n = v.reduce(0) { $0 + $1 * $1 }.squareRoot(); return FeaturePrint(vector: v.map { $0 / n }) }
 
+    /// `w` of `a` and `1 − w` of `b`, as a print.
+    func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
+
+    /// Two untimed scenes of one look, four frames each ("a0"…"a3", then "b0"…"b3"): the
+    /// frames of each agree at 0.999, the two scenes at 0.78.
+    func twoScenesOfOneLook() -> [(path: String, print: FeaturePrint)] {
+        let a = print(scene: 4, jitter: 50), b = mix(a, print(scene: 5, jitter: 50), 0.55)
+        return (0..<4).map { ("a\($0)", mix(a, print(scene: 4, jitter: $0), 0.93)) } + (0..<4).map { ("b\($0)", mix(b, print(scene: 5, jitter: $0), 0.93)) }
+    }
+
     /// A unit vector near `base` (scene), with a small deterministic perturbation.
     func print(scene: Int, jitter: Int) -> FeaturePrint {
         var rng = SeededRandom(seed: UInt64(scene) * 1000 + 1)
@@ -52,7 +62,6 @@ final class ClusterSelectTests: XCTestCase {
     /// like itself are another scene (a second crop of the photograph, another foggy picture),
     /// and keep their own group (cluster v4); untimed frames of the timed scene itself join it.
     func testAnUntimedSceneOfTheSameLookKeepsItsOwnGroup() throws {
-        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
         var inputs: [ClusterInput] = []
         for k in 0..<4 { inputs.append(ClusterInput(epoch: Double(k), latitude: nil, longitude: nil, print: print(scene: 0, jitter: k), quality: 0.5, path: "a\(k)")) }
         // Another scene, untimed, halfway to scene 0's look: alike among themselves, less like scene 0.
@@ -73,16 +82,13 @@ final class ClusterSelectTests: XCTestCase {
     /// Two untimed scenes of one look (two foggy pictures) stay two groups (cluster v5), while
     /// the halves of one untimed burst, split by its faults, are one.
     func testTwoUntimedScenesOfOneLookStayApart() throws {
-        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
         func untimed(_ p: FeaturePrint, _ path: String) -> ClusterInput { ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: p, quality: 0.5, path: path) }
         func mean(_ x: ArraySlice<ClusterInput>, _ y: ArraySlice<ClusterInput>) -> Float {
             let c = x.flatMap { a in y.map { a.print.cosine($0.print) } }
             return c.reduce(0, +) / Float(c.count)
         }
         // Scenes A and B: one look, two pictures.
-        let a = print(scene: 4, jitter: 50), b = mix(a, print(scene: 5, jitter: 50), 0.55)
-        var inputs = (0..<4).map { untimed(mix(a, print(scene: 4, jitter: $0), 0.93), "a\($0)") }
-        inputs += (0..<4).map { untimed(mix(b, print(scene: 5, jitter: $0), 0.93), "b\($0)") }
+        var inputs = twoScenesOfOneLook().map { untimed($0.print, $0.path) }
         // Scene C: sharp frames, and frames its faults moved a little away from them.
         let c = print(scene: 6, jitter: 50), blurred = mix(c, print(scene: 7, jitter: 50), 0.8)
         inputs += (0..<3).map { untimed(mix(c, print(scene: 6, jitter: $0), 0.93), "c\($0)") }
@@ -176,10 +182,9 @@ final class ClusterSelectTests: XCTestCase {
     /// top N: their moments are their own, not ones a clock told apart, so the second may be
     /// the same scene (an untimed burst split in two by its faults).
     func testTwoUntimedGroupsThatLookAlikeGiveOnePick() throws {
-        func mix(_ a: FeaturePrint, _ b: FeaturePrint, _ w: Float) -> FeaturePrint { unit(zip(a.vector, b.vector).map { w * $0 + (1 - w) * $1 }) }
-        let a = print(scene: 4, jitter: 50), b = mix(a, print(scene: 5, jitter: 50), 0.55)
-        var prints: [(String, FeaturePrint, Double)] = (0..<4).map { ("a\($0)", mix(a, print(scene: 4, jitter: $0), 0.93), 0.9 - 0.1 * Double($0)) }
-        prints += (0..<4).map { ("b\($0)", mix(b, print(scene: 5, jitter: $0), 0.93), 0.8 - 0.1 * Double($0)) }
+        var prints: [(String, FeaturePrint, Double)] = twoScenesOfOneLook().enumerated().map { k, f in
+            (f.path, f.print, (k < 4 ? 0.9 : 0.8) - 0.1 * Double(k % 4))
+        }
         prints += (0..<2).map { ("c\($0)", print(scene: 8, jitter: $0), 0.7 - 0.1 * Double($0)) }
         var (inputs, sel) = timed(prints.map { ($0.0, $0.1, 0, $0.2) })
         for i in inputs.indices {
