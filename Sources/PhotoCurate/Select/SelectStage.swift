@@ -650,10 +650,10 @@ public struct SelectStage: BarrierStage {
         }
         // Filling: a look-alike of a pick of the same moment is most likely that scene again
         // (a frame that did not join its burst), so only picks of other moments may be
-        // looked like, and none this closely (the same view twice). A group without a trusted
-        // time has a moment of its own that no clock gave it: another moment is not known
-        // there, so its look-alikes are taken for the same scene (an untimed burst split in two
-        // by its faults gave two picks of one scene).
+        // looked like, and none this closely (the same view twice). Two groups without a trusted
+        // time each have a moment of their own that no clock gave them, so between them another
+        // moment is not known, and a look-alike is taken for the same scene (an untimed burst
+        // split in two by its faults would give two picks of one scene).
         let untimedMoments = Set(clustering.moments.filter { $0.start == nil }.map(\.id))
         // nil: may not fill; "": may, looking like no pick; else which pick it looks like.
         func lookAlike(_ i: Int, under limit: Float) -> String? {
