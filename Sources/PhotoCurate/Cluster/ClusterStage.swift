@@ -281,17 +281,20 @@ public struct ClusterStage: BarrierStage {
         // (else it holds a trusted time).
         var inner = [Float](repeating: 0, count: m)
         var untimed = members.map { photos[$0].epoch == nil }
-        func pairs(_ a: Int) -> Float { Float(clusters[a].count * (clusters[a].count - 1) / 2) }
+        // A cluster's mean cosine within itself; nil for a single photo.
+        func own(_ a: Int) -> Float? {
+            let n = clusters[a].count
+            return n >= 2 ? inner[a] / Float(n * (n - 1) / 2) : nil
+        }
+        // An untimed set of two or more meets a timed cluster (`untimedGap`) or another untimed
+        // set of two or more (`untimedPairGap`) only within the gap of the lower own mean cosine.
         func kept(_ a: Int, _ b: Int, _ avg: Float) -> Bool {
-            if untimed[a] && untimed[b] {
-                guard untimedPairGap < 1, clusters[a].count >= 2, clusters[b].count >= 2 else { return true }
-                return avg >= min(inner[a] / pairs(a), inner[b] / pairs(b)) - untimedPairGap
-            }
-            guard untimedGap < 1, untimed[a] != untimed[b] else { return true }
+            guard untimed[a] || untimed[b] else { return true }
+            let both = untimed[a] && untimed[b]
             let (u, t) = untimed[a] ? (a, b) : (b, a)
-            guard clusters[u].count >= 2 else { return true }
-            let own = clusters[t].count >= 2 ? min(inner[u] / pairs(u), inner[t] / pairs(t)) : inner[u] / pairs(u)
-            return avg >= own - untimedGap
+            let gap = both ? untimedPairGap : untimedGap
+            guard gap < 1, let ownU = own(u), !both || own(t) != nil else { return true }
+            return avg >= min(ownU, own(t) ?? ownU) - gap
         }
         while true {
             var best: Float = -.infinity, ba = -1, bb = -1
