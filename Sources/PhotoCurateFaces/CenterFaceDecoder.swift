@@ -15,12 +15,30 @@ struct CenterFaceDecoder {
     var overlap: Float
     var minSize: Float
 
+    /// One face the maps give: box (x0, y0, x1, y1) and landmarks in input pixels.
+    struct Candidate: Equatable {
+        var box: [Float]
+        var score: Float
+        var marks: [Float]
+
+        /// The same face moved by (dx, dy) and scaled by `by` about the origin.
+        func placed(dx: Float = 0, dy: Float = 0, by k: Float = 1) -> Candidate {
+            Candidate(box: box.enumerated().map { $0.element * k + ($0.offset % 2 == 0 ? dx : dy) }, score: score,
+                      marks: marks.enumerated().map { $0.element * k + ($0.offset % 2 == 0 ? dx : dy) })
+        }
+    }
+
     func faces(_ out: [Tensor], width: Int, height: Int) -> [Face] {
+        Self.normalized(suppressed(candidates(out, width: width, height: height)), width: width, height: height)
+    }
+
+    /// Every peak over the threshold as a face in pixels of a `width` × `height` input, before suppression.
+    func candidates(_ out: [Tensor], width: Int, height: Int) -> [Candidate] {
         guard out.count == 4, out[0].shape.count == 4 else { return [] }
         let rows = out[0].shape[2], cols = out[0].shape[3], plane = rows * cols
         let heat = out[0].data, scale = out[1].data, offset = out[2].data, marks = out[3].data
         guard scale.count >= 2 * plane, offset.count >= 2 * plane, marks.count >= 10 * plane else { return [] }
-        var found: [(box: [Float], score: Float, marks: [Float])] = []
+        var found: [Candidate] = []
         for r in 0..<rows {
             for c in 0..<cols where heat[r * cols + c] > threshold {
                 let i = r * cols + c
@@ -34,13 +52,26 @@ struct CenterFaceDecoder {
                     lm.append(marks[(2 * j + 1) * plane + i] * sw + x0)
                     lm.append(marks[(2 * j) * plane + i] * sh + y0)
                 }
-                found.append(([x0, y0, x1, y1], heat[i], lm))
+                found.append(Candidate(box: [x0, y0, x1, y1], score: heat[i], marks: lm))
             }
         }
-        // Best first; ties by position, so the order never depends on anything else.
-        found.sort { $0.score != $1.score ? $0.score > $1.score : ($0.box[1], $0.box[0]) < ($1.box[1], $1.box[0]) }
-        var kept: [(box: [Float], score: Float, marks: [Float])] = []
-        for f in found where !kept.contains(where: { Self.iou($0.box, f.box) > overlap }) { kept.append(f) }
+        return found
+    }
+
+    /// Best first; a face overlapping a better one more than `overlap` is that face.
+    func suppressed(_ found: [Candidate]) -> [Candidate] {
+        var kept: [Candidate] = []
+        for f in Self.ranked(found) where !kept.contains(where: { Self.iou($0.box, f.box) > overlap }) { kept.append(f) }
+        return kept
+    }
+
+    /// Best first; ties by position, so the order never depends on anything else.
+    static func ranked(_ found: [Candidate]) -> [Candidate] {
+        found.sorted { $0.score != $1.score ? $0.score > $1.score : ($0.box[1], $0.box[0]) < ($1.box[1], $1.box[0]) }
+    }
+
+    /// Faces with boxes and landmarks as fractions of a `width` × `height` frame.
+    static func normalized(_ kept: [Candidate], width: Int, height: Int) -> [Face] {
         let W = Double(width), H = Double(height)
         func r(_ v: Double) -> Double { (v * 1e4).rounded() / 1e4 }
         return kept.map { f in

@@ -24,7 +24,8 @@ public struct FaceAnalyzer: Analyzer {
     /// 4: the face mesh on each face: eyes, smile, yaw, roll, size, sharpness on the face.
     /// 5: sideways photos: faces found only turned give `suggestedRotation`.
     /// 6: a descriptor per face (dlib) for people across the trip.
-    public static let version = 6
+    /// 7: the full-size look runs in tiles; faces too large for a tile's margin come from the half-size look.
+    public static let version = 7
     public static let model = "centerface"
     public static let meshModel = "face-landmarks"
     public static let irisModel = "iris-landmarks"
@@ -35,6 +36,7 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("firstPass", 1, in: 0...1, integer: true, "look at half size first and run the full size only where that finds a face (a quarter of the cost on photos without people; faces under about 4 % of the frame width are then missed where no larger face is)"),
         ParameterSpec("firstPassThreshold", 0.3, in: 0.05...0.99, "confidence at half size that sends a photo to the full-size pass"),
         ParameterSpec("fullSizeBelow", 32, in: 0...400, "the full size runs only when a face found at half size is smaller than this (px at half size); larger faces are measured well enough there"),
+        ParameterSpec("fullSizeTile", 384, in: 0...4096, integer: true, "the full-size look (after the half-size one) runs in tiles of this side, each with a 64 px margin that holds any face up to 128 px whole; at 768×512 a tile needs a third of the runtime's working memory of one look at the whole image (60 MB), at about 1.4× its time. 0: one look at the whole image"),
         ParameterSpec("meshMinSize", 20, in: 8...400, "smallest face (px, shorter box side) whose eyes and smile are read; smaller faces say unknown"),
         ParameterSpec("eyesClosedBelow", 0.45, in: 0.05...1.5, "lid gap / iris diameter under which an eye is closed (iris model; the mesh alone uses lid gap / eye width under 0.16)"),
         ParameterSpec("eyesOpenAbove", 0.5, in: 0.05...1.5, "lid gap / iris diameter over which an eye is open (between the two: unknown)"),
@@ -102,12 +104,100 @@ public struct FaceAnalyzer: Analyzer {
             if cheap.isEmpty { return [] }
             // Faces this large are found and placed as well at half size: the full size would only cost.
             let small = Double(parameters["fullSizeBelow"])
+            let atHalf = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2)
             if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
-                return decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2).faces(maps, width: half.width, height: half.height)
+                return atHalf.faces(maps, width: half.width, height: half.height)
+            }
+            let side = parameters.int("fullSizeTile")
+            if side > 0 {
+                // Half-size pixel (x, y) is the mean of full-size pixels 2x…2x+1, 2y…2y+1.
+                let large = atHalf.candidates(maps, width: half.width, height: half.height)
+                    .filter { Double(min($0.box[2] - $0.box[0], $0.box[3] - $0.box[1])) >= small }
+                    .map { $0.placed(by: 2) }
+                return try tiled(image, session, side: side, large: atHalf.suppressed(large))
             }
         }
         return decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
             .faces(try Self.run(session, image), width: image.width, height: image.height)
+    }
+
+    /// A tile of the full-size look: the part it owns (`core`) and the part it sees (`seen`),
+    /// as (x0, y0, x1, y1) in image pixels.
+    struct Tile: Equatable {
+        var core: [Int]
+        var seen: [Int]
+    }
+
+    /// Past its core, a tile sees this far into its neighbours: a face up to twice this side
+    /// lies whole inside the tile that owns its centre. The full-size look is for faces under
+    /// 64 px (`fullSizeBelow` at half size); larger ones are also found at half size.
+    static let tileMargin = 64
+
+    /// Tiles of at most `side` px (before margins) that cover a `width` × `height` image.
+    static func tiles(width: Int, height: Int, side: Int) -> [Tile] {
+        let nx = max(1, (width + side - 1) / side), ny = max(1, (height + side - 1) / side)
+        let cw = (width + nx - 1) / nx, ch = (height + ny - 1) / ny, m = tileMargin
+        var out: [Tile] = []
+        for j in 0..<ny {
+            for i in 0..<nx {
+                let core = [i * cw, j * ch, min(width, (i + 1) * cw), min(height, (j + 1) * ch)]
+                out.append(Tile(core: core, seen: [max(0, core[0] - m), max(0, core[1] - m), min(width, core[2] + m), min(height, core[3] + m)]))
+            }
+        }
+        return out
+    }
+
+    /// The full-size look, tile by tile. The runtime's working memory grows with the input,
+    /// and one look at the whole 768 px image was the peak of a run with faces (a 60 MB block
+    /// that the runtime's arena then keeps). A tile keeps the faces whose centre it owns and
+    /// that it sees whole; faces it cannot see whole are ones the half-size look found (`large`,
+    /// in full-size pixels), and stand where no tile found them.
+    func tiled(_ image: AnalysisImage, _ session: OnnxSession, side: Int, large: [CenterFaceDecoder.Candidate]) throws -> [Face] {
+        let full = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
+        var found: [CenterFaceDecoder.Candidate] = []
+        for tile in Self.tiles(width: image.width, height: image.height, side: side) {
+            let maps = try Self.run(session, Self.crop(image, tile.seen))
+            let w = tile.seen[2] - tile.seen[0], h = tile.seen[3] - tile.seen[1]
+            found += full.candidates(maps, width: w, height: h)
+                .map { $0.placed(dx: Float(tile.seen[0]), dy: Float(tile.seen[1])) }
+                .filter { Self.owns(tile, $0.box, width: image.width, height: image.height) }
+        }
+        return CenterFaceDecoder.normalized(Self.merged(found, large: large, full), width: image.width, height: image.height)
+    }
+
+    /// The tiles' faces, suppressed, then each half-size face that none of them overlaps; best first.
+    static func merged(_ found: [CenterFaceDecoder.Candidate], large: [CenterFaceDecoder.Candidate], _ d: CenterFaceDecoder) -> [CenterFaceDecoder.Candidate] {
+        var kept = d.suppressed(found)
+        for f in large where !kept.contains(where: { CenterFaceDecoder.iou($0.box, f.box) > d.overlap }) { kept.append(f) }
+        return CenterFaceDecoder.ranked(kept)
+    }
+
+    /// Whether a face box (x0, y0, x1, y1) found in a tile is that tile's to give: its centre in
+    /// the tile's core, and not cut by an edge the tile shares with a neighbour.
+    static func owns(_ tile: Tile, _ box: [Float], width: Int, height: Int) -> Bool {
+        let cx = (box[0] + box[2]) / 2, cy = (box[1] + box[3]) / 2
+        guard cx >= Float(tile.core[0]), cx < Float(tile.core[2]), cy >= Float(tile.core[1]), cy < Float(tile.core[3]) else { return false }
+        let s = tile.seen.map(Float.init)
+        if tile.seen[0] > 0 && box[0] <= s[0] + 0.5 { return false }
+        if tile.seen[1] > 0 && box[1] <= s[1] + 0.5 { return false }
+        if tile.seen[2] < width && box[2] >= s[2] - 0.5 { return false }
+        if tile.seen[3] < height && box[3] >= s[3] - 0.5 { return false }
+        return true
+    }
+
+    /// The pixels of `box` (x0, y0, x1, y1) as an image of their own.
+    static func crop(_ image: AnalysisImage, _ box: [Int]) -> AnalysisImage {
+        let w = box[2] - box[0], h = box[3] - box[1]
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        image.rgb.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let from = 3 * ((box[1] + y) * image.width + box[0])
+                    for i in 0..<(3 * w) { dst[3 * y * w + i] = src[from + i] }
+                }
+            }
+        }
+        return AnalysisImage(width: w, height: h, rgb: out)
     }
 
     /// The clockwise turn that stands the faces up, when the clear, main faces agree

@@ -28,6 +28,8 @@ struct Photocurate: AsyncParsableCommand {
 
     /// Layers the engine does not depend on register here, before any pipeline is built.
     static func main() async {
+        // Before any task: glibc's heaps are made per thread as they start (see Allocator).
+        Allocator.oneHeap()
         // One model session per process; each runs single-threaded, `--jobs` photos at a time.
         FacesFeature.register(sessions: ModelSessions(threads: 1))
         ExhibitFeature.register()

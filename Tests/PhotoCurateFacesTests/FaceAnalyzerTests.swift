@@ -37,6 +37,54 @@ final class FaceAnalyzerTests: XCTestCase {
         XCTAssertTrue(CenterFaceDecoder(threshold: 0.5, overlap: 0.3, minSize: 20).faces(maps(), width: 32, height: 32).isEmpty, "too small")
     }
 
+    /// The full-size look in tiles: the cores share out the image, and a face of up to twice the
+    /// margin lies whole inside the tile that owns its centre.
+    func testTilesShareOutTheImageAndHoldEachSmallFaceWhole() {
+        let m = FaceAnalyzer.tileMargin
+        for (w, h) in [(768, 512), (512, 768), (768, 432), (700, 300), (300, 200), (1536, 1024)] {
+            let tiles = FaceAnalyzer.tiles(width: w, height: h, side: 384)
+            XCTAssertEqual(tiles.map { ($0.core[2] - $0.core[0]) * ($0.core[3] - $0.core[1]) }.reduce(0, +), w * h, "\(w)×\(h): cores cover it once")
+            for t in tiles {
+                XCTAssertLessThanOrEqual(t.core[2] - t.core[0], 384)
+                XCTAssertEqual(t.seen, [max(0, t.core[0] - m), max(0, t.core[1] - m), min(w, t.core[2] + m), min(h, t.core[3] + m)])
+            }
+            for side in [8, 40, 2 * m - 2] {
+                for y in stride(from: 0, through: h - side, by: 7) {
+                    for x in stride(from: 0, through: w - side, by: 5) {
+                        let box = [Float(x), Float(y), Float(x + side), Float(y + side)]
+                        let owners = tiles.filter { FaceAnalyzer.owns($0, box, width: w, height: h) }
+                        XCTAssertEqual(owners.count, 1, "\(w)×\(h): face \(box) has one tile")
+                        if let t = owners.first {
+                            XCTAssertTrue(box[0] >= Float(t.seen[0]) && box[2] <= Float(t.seen[2]) && box[1] >= Float(t.seen[1]) && box[3] <= Float(t.seen[3]))
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(FaceAnalyzer.tiles(width: 300, height: 200, side: 384).count, 1, "a small image is one look")
+        XCTAssertEqual(FaceAnalyzer.tiles(width: 768, height: 512, side: 384).count, 4)
+    }
+
+    /// A tile gives no face it sees cut by its edge, nor one whose centre another tile owns;
+    /// a face the half-size look found stands only where no tile found it.
+    func testTilesGiveOnlyWholeFacesTheyOwnAndHalfSizeFacesFillTheRest() {
+        let tile = FaceAnalyzer.Tile(core: [0, 0, 384, 256], seen: [0, 0, 448, 320])
+        XCTAssertTrue(FaceAnalyzer.owns(tile, [340, 100, 410, 170], width: 768, height: 512), "centre in the core, whole")
+        XCTAssertFalse(FaceAnalyzer.owns(tile, [318, 100, 448, 170], width: 768, height: 512), "centre in the core, but cut by the shared edge")
+        XCTAssertFalse(FaceAnalyzer.owns(tile, [380, 100, 440, 170], width: 768, height: 512), "its centre is the neighbour's")
+        XCTAssertTrue(FaceAnalyzer.owns(tile, [0, 0, 40, 40], width: 768, height: 512), "the image's own edge cuts nothing")
+        typealias C = CenterFaceDecoder.Candidate
+        let d = CenterFaceDecoder(threshold: 0.5, overlap: 0.3, minSize: 4)
+        let small = C(box: [10, 10, 40, 40], score: 0.8, marks: [])
+        let again = C(box: [12, 11, 41, 40], score: 0.7, marks: [])
+        let bigSeenInTile = C(box: [100, 100, 200, 220], score: 0.9, marks: [])
+        let sameAtHalf = C(box: [98, 104, 198, 224], score: 0.95, marks: [])
+        let acrossSeams = C(box: [300, 150, 500, 400], score: 0.6, marks: [])
+        let faces = FaceAnalyzer.merged([small, again, bigSeenInTile], large: [sameAtHalf, acrossSeams], d)
+        XCTAssertEqual(faces, [bigSeenInTile, small, acrossSeams], "the tile's box wins over the half-size one; best first")
+        XCTAssertEqual(C(box: [1, 2, 3, 4], score: 1, marks: [5, 6]).placed(dx: 10, dy: 20, by: 2), C(box: [12, 24, 16, 28], score: 1, marks: [20, 32]))
+    }
+
     func testWithoutTheModelFacesSayWhyOnceAndTheKeyChangesWhenItArrives() throws {
         let dir = NSTemporaryDirectory() + "pc-faces-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: dir) }

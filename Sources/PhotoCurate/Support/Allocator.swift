@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// Keeps freed memory in the process for the next photo instead of handing it back.
+/// glibc's malloc, tuned for a process that handles one photo after another on a few tasks.
 ///
 /// ```swift
+/// Allocator.oneHeap()           // first thing in main, before any task starts
 /// Allocator.keepFreedMemory()   // once, before the first decode
 /// ```
 /// Every photo allocates the same few buffers of 1–3 MB (decoded pixels, luma,
@@ -14,18 +15,31 @@ import Glibc
 /// 0.73× → 0.83× of the decode-only reference in `bench speed`). With these
 /// settings the buffers are reused; peak RSS stays what the largest photo needs.
 public enum Allocator {
-    private static let applied: Void = {
+    // malloc.h is not in Swift's Glibc module; glibc's option numbers are ABI.
+    private static let mTrimThreshold: Int32 = -1, mMmapThreshold: Int32 = -3, mArenaMax: Int32 = -8
+
+    private static func mallopt(_ option: Int32, _ value: Int32) {
         #if canImport(Glibc)
-        // malloc.h is not in Swift's Glibc module; glibc's option numbers are ABI.
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
-        let mTrimThreshold: Int32 = -1, mMmapThreshold: Int32 = -3
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
-        _ = mallopt(mMmapThreshold, 64 << 20)
-        _ = mallopt(mTrimThreshold, 512 << 20)
+        _ = unsafeBitCast(symbol, to: MallOpt.self)(option, value)
         #endif
+    }
+
+    private static let kept: Void = {
+        mallopt(mMmapThreshold, 64 << 20)
+        mallopt(mTrimThreshold, 512 << 20)
     }()
 
     /// Applies the settings once; later calls are free.
-    public static func keepFreedMemory() { _ = applied }
+    public static func keepFreedMemory() { _ = kept }
+
+    /// One malloc heap for the whole process.
+    ///
+    /// glibc gives each busy thread a heap of its own, and, with `keepFreedMemory`, each
+    /// keeps what it once held: with the face models two of them held 42–57 MB beside the
+    /// runtime's own arena. One heap peaked 25–40 MB lower in `bench speed`, with and without
+    /// the models, at the same cold throughput (RESULTS, #9). Call it before tasks start:
+    /// heaps already made stay.
+    public static func oneHeap() { mallopt(mArenaMax, 1) }
 }
