@@ -32,6 +32,13 @@ struct CenterFaceDecoder {
         Self.normalized(suppressed(candidates(out, width: width, height: height)), width: width, height: height)
     }
 
+    /// The strongest face response anywhere in the maps (0 when they are not CenterFace's),
+    /// whatever its size or place: a face lying on its side still stirs it a little.
+    static func strongest(_ out: [Tensor]) -> Float {
+        guard out.count == 4, out[0].shape.count == 4 else { return 0 }
+        return out[0].data.max() ?? 0
+    }
+
     /// Every peak over the threshold as a face in pixels of a `width` × `height` input, before suppression.
     func candidates(_ out: [Tensor], width: Int, height: Int) -> [Candidate] {
         guard out.count == 4, out[0].shape.count == 4 else { return [] }

@@ -25,7 +25,8 @@ public struct FaceAnalyzer: Analyzer {
     /// 5: sideways photos: faces found only turned give `suggestedRotation`.
     /// 6: a descriptor per face (dlib) for people across the trip.
     /// 7: the full-size look runs in tiles; faces too large for a tile's margin come from the half-size look.
-    public static let version = 7
+    /// 8: the turned looks run only where the upright look stirred (`sidewaysHeat`).
+    public static let version = 8
     public static let model = "centerface"
     public static let meshModel = "face-landmarks"
     public static let irisModel = "iris-landmarks"
@@ -46,6 +47,7 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("sideways", 1, in: 0...1, integer: true, "where no face is found upright, look for faces turned 90°, 180° and 270° (a photo stored on its side) and suggest a rotation"),
         ParameterSpec("sidewaysSize", 200, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
         ParameterSpec("sidewaysThreshold", 0.3, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
+        ParameterSpec("sidewaysHeat", 0.05, in: 0...0.99, "the turned looks run only where the upright look's strongest face response reaches this: a face on its side still stirs it (0.09 or more on faces-dev's 36 turned copies), while half of the photos without people stay under it, and their three turned looks were two fifths of the face stage's time. 0: always look"),
         ParameterSpec("people", 0, in: 0...1, integer: true, "describe each face for grouping faces into people across the trip (dlib's face descriptor, about 13 ms a face; needs face-shape5 and face-embed). Off for a quick trip cull, on in pipelines/nightly.yml"),
         ParameterSpec("peopleMinSize", 40, in: 16...400, "smallest face (px, shorter box side) that is described for people"),
         ParameterSpec("peopleMaxYaw", 40, in: 0...90, "faces turned more than this (degrees) are not described: a profile's descriptor is close to anyone's profile"),
@@ -70,17 +72,18 @@ public struct FaceAnalyzer: Analyzer {
             return FaceResult(faces: [], note: "not analysed: \(error)")
         }
         do {
-            let faces = try detect(image, session)
+            let (faces, strongest) = try detect(image, session)
             let asIs = describe(faces, in: image, sessions: sessions)
             guard parameters.int("sideways") == 1 else { return asIs }
             // Stored on its side without saying so: faces lie at ±90° or 180° (CenterFace finds
             // many faces on their side), or are found only once the image is turned.
             // Faces the mesh does not take for faces (presence under 0.9) do not count as upright ones.
             let clear = asIs.faces.contains { ($0.mesh?.presence ?? 1) >= 0.9 }
-            let turn = clear ? Self.turnFromRoll(asIs.faces) : try sideways(image, session)
+            let stirred = Double(strongest) >= parameters["sidewaysHeat"]
+            let turn = clear ? Self.turnFromRoll(asIs.faces) : stirred ? try sideways(image, session) : nil
             guard let turn else { return asIs }
             let upright = Self.rotated(image, clockwise: turn)
-            var r = describe(try detect(upright, session), in: upright, sessions: sessions)
+            var r = describe(try detect(upright, session).faces, in: upright, sessions: sessions)
             // Turned, the faces must stand up: the mesh model sees a face, level within 30°.
             let confirmed = r.faces.contains { f in
                 guard let m = f.mesh else { return false }
@@ -94,19 +97,21 @@ public struct FaceAnalyzer: Analyzer {
         }
     }
 
-    /// Faces on the image as it is: a half-size look first, the full size where that finds small faces.
-    func detect(_ image: AnalysisImage, _ session: OnnxSession) throws -> [Face] {
+    /// Faces on the image as it is: a half-size look first, the full size where that finds small faces;
+    /// with them, the first look's strongest response (`CenterFaceDecoder.strongest`).
+    func detect(_ image: AnalysisImage, _ session: OnnxSession) throws -> (faces: [Face], strongest: Float) {
         // A photo smaller than the analysis size is already small: its half would lose its faces.
         if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
             let half = Self.halfSize(image)
             let maps = try Self.run(session, half)
+            let strongest = CenterFaceDecoder.strongest(maps)
             let cheap = decoder(threshold: parameters["firstPassThreshold"], minSize: 4).faces(maps, width: half.width, height: half.height)
-            if cheap.isEmpty { return [] }
+            if cheap.isEmpty { return ([], strongest) }
             // Faces this large are found and placed as well at half size: the full size would only cost.
             let small = Double(parameters["fullSizeBelow"])
             let atHalf = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"] / 2)
             if cheap.allSatisfy({ min($0.box[2] * Double(half.width), $0.box[3] * Double(half.height)) >= small }) {
-                return atHalf.faces(maps, width: half.width, height: half.height)
+                return (atHalf.faces(maps, width: half.width, height: half.height), strongest)
             }
             let side = parameters.int("fullSizeTile")
             if side > 0 {
@@ -114,11 +119,12 @@ public struct FaceAnalyzer: Analyzer {
                 let large = atHalf.candidates(maps, width: half.width, height: half.height)
                     .filter { Double(min($0.box[2] - $0.box[0], $0.box[3] - $0.box[1])) >= small }
                     .map { $0.placed(by: 2) }
-                return try tiled(image, session, side: side, large: atHalf.suppressed(large))
+                return (try tiled(image, session, side: side, large: atHalf.suppressed(large)), strongest)
             }
         }
-        return decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
-            .faces(try Self.run(session, image), width: image.width, height: image.height)
+        let maps = try Self.run(session, image)
+        return (decoder(threshold: parameters["threshold"], minSize: parameters["minSize"]).faces(maps, width: image.width, height: image.height),
+                CenterFaceDecoder.strongest(maps))
     }
 
     /// A tile of the full-size look: the part it owns (`core`) and the part it sees (`seen`),

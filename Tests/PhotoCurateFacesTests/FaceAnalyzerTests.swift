@@ -37,6 +37,17 @@ final class FaceAnalyzerTests: XCTestCase {
         XCTAssertTrue(CenterFaceDecoder(threshold: 0.5, overlap: 0.3, minSize: 20).faces(maps(), width: 32, height: 32).isEmpty, "too small")
     }
 
+    /// The strongest response decides whether turned looks are worth their cost; maps that
+    /// are not CenterFace's stir nothing.
+    func testStrongestResponseIsTheHeatMapsPeak() throws {
+        XCTAssertEqual(CenterFaceDecoder.strongest(maps()), 0.9, accuracy: 1e-6)
+        XCTAssertEqual(CenterFaceDecoder.strongest(Array(maps().prefix(3))), 0)
+        var quiet = maps()
+        quiet[0] = Tensor(shape: [1, 1, 8, 8], data: [Float](repeating: 0.02, count: 64))
+        XCTAssertEqual(CenterFaceDecoder.strongest(quiet), 0.02, accuracy: 1e-6)
+        XCTAssertLessThan(Double(CenterFaceDecoder.strongest(quiet)), try Parameters(FaceAnalyzer.parameterSpecs)["sidewaysHeat"], "a quiet photo gets no turned looks")
+    }
+
     /// The full-size look in tiles: the cores share out the image, and a face of up to twice the
     /// margin lies whole inside the tile that owns its centre.
     func testTilesShareOutTheImageAndHoldEachSmallFaceWhole() {
