@@ -23,7 +23,9 @@ public struct ContactSheet {
         var sheet = try VImage.black(width: cols * cellW + pad, height: rows * cellH + pad, bands: 3).linear(a: [0, 0, 0], b: [40, 40, 40]).castUChar()
         for (k, pick) in picks.enumerated() {
             let x = pad + (k % cols) * cellW, y = pad + (k / cols) * cellH
-            var thumb = try VImage.thumbnail(pick.path, width: thumbnail).srgb8()
+            // Decoded now, not when the sheet is saved: a lazy thumbnail keeps its file's decoder open
+            // until then, and twenty open at once was the run's peak with the face models (RESULTS, #9).
+            var thumb = try VImage.thumbnail(pick.path, width: thumbnail).srgb8().copyMemory()
             // A photo stored on its side is shown upright, then fitted to the cell again.
             if let turn = pick.suggestedRotation {
                 thumb = try thumb.rotated(quarterTurns: turn / 90)
