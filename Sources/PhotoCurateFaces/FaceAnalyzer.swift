@@ -199,7 +199,7 @@ public struct FaceAnalyzer: Analyzer {
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
                     let from = 3 * ((box[1] + y) * image.width + box[0])
-                    for i in 0..<(3 * w) { dst[3 * y * w + i] = src[from + i] }
+                    (dst.baseAddress! + 3 * y * w).update(from: src.baseAddress! + from, count: 3 * w)
                 }
             }
         }
