@@ -26,8 +26,7 @@ public struct FaceAnalyzer: Analyzer {
     /// 6: a descriptor per face (dlib) for people across the trip.
     /// 7: the full-size look runs in tiles; faces too large for a tile's margin come from the half-size look.
     /// 8: the turned looks run only where the upright look stirred (`sidewaysHeat`).
-    /// 9: a quarter-size glance first; the half-size look runs only where it stirs (`glanceHeat`).
-    public static let version = 9
+    public static let version = 8
     public static let model = "centerface"
     public static let meshModel = "face-landmarks"
     public static let irisModel = "iris-landmarks"
@@ -36,7 +35,6 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("overlap", 0.3, in: 0.05...0.9, "boxes overlapping more than this (IoU) are one face"),
         ParameterSpec("minSize", 12, in: 4...200, "smallest face side kept, in analysis-image pixels"),
         ParameterSpec("firstPass", 1, in: 0...1, integer: true, "look at half size first and run the full size only where that finds a face (a quarter of the cost on photos without people; faces under about 4 % of the frame width are then missed where no larger face is)"),
-        ParameterSpec("glanceHeat", 0.08, in: 0...0.99, "with firstPass, a quarter-size glance (192 px, a quarter of the half-size look's cost) comes first, and the half-size look runs only where the glance's strongest face response reaches this: faces of 4 % of the frame width or more give 0.3 or more (the lowest of 25 photos with faces in faces-dev and dlib's examples: 0.33), while four in five photos without people (596 from the corpus, trips and opencv-doc) stay under it. 0: always look at half size"),
         ParameterSpec("firstPassThreshold", 0.3, in: 0.05...0.99, "confidence at half size that sends a photo to the full-size pass"),
         ParameterSpec("fullSizeBelow", 32, in: 0...400, "the full size runs only when a face found at half size is smaller than this (px at half size); larger faces are measured well enough there"),
         ParameterSpec("fullSizeTile", 384, in: 0...4096, integer: true, "the full-size look (after the half-size one) runs in tiles of this side, each with a 64 px margin that holds any face up to 128 px whole; at 768×512 a tile needs a third of the runtime's working memory of one look at the whole image (60 MB), at about 1.4× its time. 0: one look at the whole image"),
@@ -49,7 +47,7 @@ public struct FaceAnalyzer: Analyzer {
         ParameterSpec("sideways", 1, in: 0...1, integer: true, "where no face is found upright, look for faces turned 90°, 180° and 270° (a photo stored on its side) and suggest a rotation"),
         ParameterSpec("sidewaysSize", 200, in: 100...2048, "long edge (px) at most of the turned looks for a sideways photo: halved from the analysis image until it fits"),
         ParameterSpec("sidewaysThreshold", 0.3, in: 0.3...0.99, "confidence a face turned on its side needs before the photo is called sideways"),
-        ParameterSpec("sidewaysHeat", 0.02, in: 0...0.99, "the turned looks run only where the upright look's strongest face response reaches this (the quarter-size glance's, when there is one): a face on its side still stirs it (0.02 or more on 138 of 144 turned faces of faces-dev and opencv-doc), while a quarter of the photos without people stay under it. The three turned looks cost three glances. 0: always look"),
+        ParameterSpec("sidewaysHeat", 0.05, in: 0...0.99, "the turned looks run only where the upright look's strongest face response reaches this: a face on its side still stirs it (0.09 or more on faces-dev's 36 turned copies), while half of the photos without people stay under it, and their three turned looks were two fifths of the face stage's time. 0: always look"),
         ParameterSpec("people", 0, in: 0...1, integer: true, "describe each face for grouping faces into people across the trip (dlib's face descriptor, about 13 ms a face; needs face-shape5 and face-embed). Off for a quick trip cull, on in pipelines/nightly.yml"),
         ParameterSpec("peopleMinSize", 40, in: 16...400, "smallest face (px, shorter box side) that is described for people"),
         ParameterSpec("peopleMaxYaw", 40, in: 0...90, "faces turned more than this (degrees) are not described: a profile's descriptor is close to anyone's profile"),
@@ -99,22 +97,14 @@ public struct FaceAnalyzer: Analyzer {
         }
     }
 
-    /// Faces on the image as it is: a quarter-size glance, a half-size look where that stirs, the full
-    /// size where the half-size look finds small faces; with them, the first look's strongest
-    /// response (`CenterFaceDecoder.strongest`).
+    /// Faces on the image as it is: a half-size look first, the full size where that finds small faces;
+    /// with them, the first look's strongest response (`CenterFaceDecoder.strongest`).
     func detect(_ image: AnalysisImage, _ session: OnnxSession) throws -> (faces: [Face], strongest: Float) {
         // A photo smaller than the analysis size is already small: its half would lose its faces.
         if parameters.int("firstPass") == 1 && max(image.width, image.height) >= 768 {
             let half = Self.halfSize(image)
-            // Most photos of a trip hold no face, and the glance tells so at a quarter of the half-size
-            // look's cost: a face the half-size look can find stirs it far past `glanceHeat`.
-            var strongest = Float(1)
-            if parameters["glanceHeat"] > 0 {
-                strongest = CenterFaceDecoder.strongest(try Self.run(session, Self.halfSize(half)))
-                if Double(strongest) < parameters["glanceHeat"] { return ([], strongest) }
-            }
             let maps = try Self.run(session, half)
-            if parameters["glanceHeat"] == 0 { strongest = CenterFaceDecoder.strongest(maps) }
+            let strongest = CenterFaceDecoder.strongest(maps)
             let cheap = decoder(threshold: parameters["firstPassThreshold"], minSize: 4).faces(maps, width: half.width, height: half.height)
             if cheap.isEmpty { return ([], strongest) }
             // Faces this large are found and placed as well at half size: the full size would only cost.

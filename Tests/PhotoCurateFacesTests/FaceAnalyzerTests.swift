@@ -43,12 +43,9 @@ final class FaceAnalyzerTests: XCTestCase {
         XCTAssertEqual(CenterFaceDecoder.strongest(maps()), 0.9, accuracy: 1e-6)
         XCTAssertEqual(CenterFaceDecoder.strongest(Array(maps().prefix(3))), 0)
         var quiet = maps()
-        quiet[0] = Tensor(shape: [1, 1, 8, 8], data: [Float](repeating: 0.015, count: 64))
-        XCTAssertEqual(CenterFaceDecoder.strongest(quiet), 0.015, accuracy: 1e-6)
-        let p = try Parameters(FaceAnalyzer.parameterSpecs)
-        XCTAssertLessThan(Double(CenterFaceDecoder.strongest(quiet)), p["sidewaysHeat"], "a quiet photo gets no turned looks")
-        XCTAssertLessThan(Double(CenterFaceDecoder.strongest(quiet)), p["glanceHeat"], "nor a half-size look")
-        XCTAssertLessThan(p["glanceHeat"], p["firstPassThreshold"], "a face the half-size look would take stirs the glance past its gate")
+        quiet[0] = Tensor(shape: [1, 1, 8, 8], data: [Float](repeating: 0.02, count: 64))
+        XCTAssertEqual(CenterFaceDecoder.strongest(quiet), 0.02, accuracy: 1e-6)
+        XCTAssertLessThan(Double(CenterFaceDecoder.strongest(quiet)), try Parameters(FaceAnalyzer.parameterSpecs)["sidewaysHeat"], "a quiet photo gets no turned looks")
     }
 
     /// The full-size look in tiles: the cores share out the image, and a face of up to twice the
