@@ -165,3 +165,73 @@ int pcv_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int
 void *pcv_write_to_memory(VipsImage *in, size_t *len) { return vips_image_write_to_memory(in, len); }
 void pcv_free(void *p) { g_free(p); }
 void pcv_unref(VipsImage *image) { if (image) g_object_unref(image); }
+
+/* libvips 8.14's reduce inner loop (its plain C path), rows at a time with SSE2: the same
+ * integer sums, rounding and clipping, so the bytes are libvips' own. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static inline const unsigned char *pcv_row(const unsigned char *src, int rows, int row_bytes, int r) {
+    return src + (size_t)(r < 0 ? 0 : r >= rows ? rows - 1 : r) * (size_t)row_bytes;
+}
+
+void pcv_reduce_rows(const unsigned char *src, int rows, int row_bytes, unsigned char *dst, int out_rows,
+                     const int *first, const int *phase, const int *masks, int points) {
+    const unsigned char *line[65];
+    if (points < 1 || points > 64) return;
+    for (int j = 0; j < out_rows; j++) {
+        const int *c = masks + (size_t)phase[j] * (size_t)points;
+        for (int i = 0; i < points; i++) line[i] = pcv_row(src, rows, row_bytes, first[j] + i);
+        line[points] = line[points - 1]; /* a partner for an odd last tap, weighed 0 */
+        unsigned char *q = dst + (size_t)j * (size_t)row_bytes;
+        int e = 0;
+#if defined(__SSE2__)
+        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi32(2048);
+        for (; e + 16 <= row_bytes; e += 16) {
+            __m128i s0 = zero, s1 = zero, s2 = zero, s3 = zero;
+            for (int i = 0; i < points; i += 2) {
+                /* pmaddwd takes two taps at once: (p_i, p_i+1) · (c_i, c_i+1), exact in 32 bits. */
+                const int ci = c[i], cn = i + 1 < points ? c[i + 1] : 0;
+                const __m128i w = _mm_set1_epi32((int)(((unsigned)cn << 16) | ((unsigned)ci & 0xffff)));
+                const __m128i a = _mm_loadu_si128((const __m128i *)(line[i] + e));
+                const __m128i b = _mm_loadu_si128((const __m128i *)(line[i + 1] + e));
+                const __m128i alo = _mm_unpacklo_epi8(a, zero), ahi = _mm_unpackhi_epi8(a, zero);
+                const __m128i blo = _mm_unpacklo_epi8(b, zero), bhi = _mm_unpackhi_epi8(b, zero);
+                s0 = _mm_add_epi32(s0, _mm_madd_epi16(_mm_unpacklo_epi16(alo, blo), w));
+                s1 = _mm_add_epi32(s1, _mm_madd_epi16(_mm_unpackhi_epi16(alo, blo), w));
+                s2 = _mm_add_epi32(s2, _mm_madd_epi16(_mm_unpacklo_epi16(ahi, bhi), w));
+                s3 = _mm_add_epi32(s3, _mm_madd_epi16(_mm_unpackhi_epi16(ahi, bhi), w));
+            }
+            s0 = _mm_srai_epi32(_mm_add_epi32(s0, half), 12);
+            s1 = _mm_srai_epi32(_mm_add_epi32(s1, half), 12);
+            s2 = _mm_srai_epi32(_mm_add_epi32(s2, half), 12);
+            s3 = _mm_srai_epi32(_mm_add_epi32(s3, half), 12);
+            /* Saturating packs clip to 0..255 as VIPS_CLIP does. */
+            _mm_storeu_si128((__m128i *)(q + e), _mm_packus_epi16(_mm_packs_epi32(s0, s1), _mm_packs_epi32(s2, s3)));
+        }
+#endif
+        for (; e < row_bytes; e++) {
+            int sum = 0;
+            for (int i = 0; i < points; i++) sum += c[i] * line[i][e];
+            sum = (sum + 2048) >> 12;
+            q[e] = (unsigned char)(sum < 0 ? 0 : sum > 255 ? 255 : sum);
+        }
+    }
+}
+
+void pcv_transpose(const unsigned char *src, int width, int height, int bands, unsigned char *dst) {
+    enum { B = 32 };
+    for (int y0 = 0; y0 < height; y0 += B)
+        for (int x0 = 0; x0 < width; x0 += B) {
+            const int y1 = y0 + B < height ? y0 + B : height, x1 = x0 + B < width ? x0 + B : width;
+            for (int y = y0; y < y1; y++) {
+                const unsigned char *f = src + ((size_t)y * width + x0) * bands;
+                unsigned char *t = dst + ((size_t)x0 * height + y) * bands;
+                if (bands == 3)
+                    for (int x = x0; x < x1; x++, f += 3, t += (size_t)3 * height) { t[0] = f[0]; t[1] = f[1]; t[2] = f[2]; }
+                else
+                    for (int x = x0; x < x1; x++, f += bands, t += (size_t)bands * height) memcpy(t, f, (size_t)bands);
+            }
+        }
+}

@@ -55,4 +55,13 @@ void *pcv_write_to_memory(VipsImage *in, size_t *len);
 void pcv_free(void *p);
 void pcv_unref(VipsImage *image);
 
+/* libvips 8.14's reduce loop (plain C path) over rows: output row j is the sum of `points`
+ * input rows from first[j] (clamped into the image), weighed by the 12-bit integer mask at
+ * masks + phase[j] * points (1 to 64 points), then (v + 2048) >> 12 clipped to 0..255. Byte for byte what
+ * vips_reducev computes; `Lanczos3Reducer` plans it. */
+void pcv_reduce_rows(const unsigned char *src, int rows, int row_bytes, unsigned char *dst, int out_rows,
+                     const int *first, const int *phase, const int *masks, int points);
+/* A width x height image of `bands` bytes a pixel as a height x width one. */
+void pcv_transpose(const unsigned char *src, int width, int height, int bands, unsigned char *dst);
+
 #endif

@@ -81,9 +81,14 @@ public struct Decoder: Sendable {
         }
         let orientation = header.int("orientation") ?? 1
         do {
-            let image = try VImage.from(pixels: decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands)
+            // The resize libvips would make, made on the pixels in hand (`Lanczos3Reducer`, byte-identical).
+            let (tw, th) = target(decoded.width, decoded.height)
+            let small = Lanczos3Reducer.resize(decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands,
+                                               hscale: Double(tw) / Double(decoded.width), vscale: Double(th) / Double(decoded.height))
+            let image = try small.map { try VImage.from(pixels: $0.pixels, width: $0.width, height: $0.height, bands: decoded.bands) }
+                ?? VImage.from(pixels: decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands)
             if (2...8).contains(orientation) { image.setInt("orientation", orientation) }
-            var analysis = try finish(path, image)
+            var analysis = try small == nil ? finish(path, image) : upright(path, image)
             analysis.native = probe.finish(orientation: orientation)
             return (analysis, decoded.damage)
         } catch let e as VipsError {
@@ -104,18 +109,27 @@ public struct Decoder: Sendable {
 
     /// Resize to the analysis size, turn upright, 8-bit sRGB, pixels out.
     func finish(_ path: String, _ image: VImage) throws -> AnalysisImage {
-        // Never upscale: it adds no detail and blurs grain into smooth
-        // patches the noise estimate cannot see. Photos at or above
-        // `longEdge` (every camera photo) are all measured at the same scale.
-        let scale = min(1, Double(longEdge) / Double(max(image.width, image.height)))
-        // Round the target size, then derive per-axis scales from it, so the
-        // output size is exact and the same for every decode of the file.
-        let tw = max(1, Int((Double(image.width) * scale).rounded()))
-        let th = max(1, Int((Double(image.height) * scale).rounded()))
+        let (tw, th) = target(image.width, image.height)
         var resized = try image.resize(h: Double(tw) / Double(image.width), v: Double(th) / Double(image.height))
         // Pixels are small now: copy them out of the sequential pipeline so a
         // 90° rotation can read them in any order.
         resized = try resized.copyMemory()
+        return try upright(path, resized)
+    }
+
+    /// The analysis size of a `width` × `height` image.
+    func target(_ width: Int, _ height: Int) -> (width: Int, height: Int) {
+        // Never upscale: it adds no detail and blurs grain into smooth
+        // patches the noise estimate cannot see. Photos at or above
+        // `longEdge` (every camera photo) are all measured at the same scale.
+        let scale = min(1, Double(longEdge) / Double(max(width, height)))
+        // Round the target size, then derive per-axis scales from it, so the
+        // output size is exact and the same for every decode of the file.
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    /// An image at the analysis size, in memory: turned upright, 8-bit sRGB, pixels out.
+    func upright(_ path: String, _ resized: VImage) throws -> AnalysisImage {
         let upright = try resized.autorotated().srgb8()
         let bytes = try upright.bytes()
         guard bytes.count == upright.width * upright.height * 3 else {
