@@ -34,6 +34,8 @@ final class LanczosReducerTests: XCTestCase {
             (1000, 750, 3, 768, 576), (1008, 756, 3, 768, 576), (750, 1000, 3, 576, 768), (752, 501, 3, 752, 501),
             (999, 667, 3, 768, 513), (1500, 1000, 1, 768, 512), (1023, 1023, 3, 768, 768), (96, 64, 3, 48, 32),
             (1000, 750, 3, 768, 750), (1000, 750, 3, 1000, 576),
+            // Slivers, and a shrink just under 2 (13-point masks) in both directions.
+            (770, 3, 3, 768, 3), (2, 1535, 1, 2, 768), (1535, 1000, 3, 768, 500),
         ]
         for (k, (w, h, bands, tw, th)) in cases.enumerated() {
             let p = pattern(w, h, bands, seed: UInt64(k + 1))
