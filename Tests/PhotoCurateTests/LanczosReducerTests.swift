@@ -29,6 +29,8 @@ final class LanczosReducerTests: XCTestCase {
 
     func testItGivesLibvipsBytesForTheSizesTheJpegPathMakes() throws {
         try Vips.start()
+        // The reducer is libvips 8.14's arithmetic (Debian 12); another libvips may round otherwise.
+        try XCTSkipUnless(Vips.version == (8, 14), "libvips \(Vips.version.major).\(Vips.version.minor), not 8.14")
         // 12 MP and 24 MP photos at 1/4 and 1/8, a portrait, odd sizes, grey and colour, a small one.
         let cases: [(Int, Int, Int, Int, Int)] = [
             (1000, 750, 3, 768, 576), (1008, 756, 3, 768, 576), (750, 1000, 3, 576, 768), (752, 501, 3, 752, 501),

@@ -24,6 +24,9 @@ public enum Vips {
     /// process, since liborc's code allocator raced between our tasks; the pixels differ by a
     /// few levels, so cache keys over decoded pixels say which way they were made.
     public static var simd: Bool { (try? start()) != nil && pcv_simd_enabled() != 0 }
+
+    /// The libvips in use, as (major, minor), e.g. (8, 14): `Lanczos3Reducer` reproduces 8.14's resize.
+    public static var version: (major: Int, minor: Int) { (Int(vips_version(0)), Int(vips_version(1))) }
 }
 
 /// A libvips failure, with the library's own message copied right after the call.
