@@ -100,6 +100,17 @@ final class OutputSetTests: XCTestCase {
         withExtendedLifetime(first) {}
     }
 
+    /// A run refused in the moment between the holder's lock and its pid still names the pid.
+    func testARunRefusedBeforeTheHolderWroteItsPidStillNamesIt() throws {
+        let dir = try temporaryDirectory(), path = dir + "/.photocurate.lock"
+        let fd = open(path, O_RDWR | O_CREAT, 0o644)
+        XCTAssertEqual(flock(fd, LOCK_EX | LOCK_NB), 0)
+        defer { flock(fd, LOCK_UN); close(fd) }
+        let writer = Thread { usleep(50_000); _ = "4242\n".withCString { write(fd, $0, 5) } }
+        writer.start()
+        XCTAssertThrowsError(try OutputLock(folder: dir)) { e in XCTAssertTrue("\(e)".contains("(pid 4242)"), "\(e)") }
+    }
+
     func testOutputsFromAnEarlierRunDoNotOutliveIt() async throws {
         let dir = try temporaryDirectory()
         for k in 0..<2 { try FixtureFactory.write(try FixtureFactory.jpeg(scene: k, width: 320, height: 240), to: dir + "/in/p\(k).jpg") }

@@ -17,7 +17,14 @@ public final class OutputLock {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PhotoError.io(path: path, reason: "cannot be created: \(String(cString: strerror(errno)))") }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            // The holder writes its pid just after it takes the lock: a run refused in between
+            // would read an empty file, so it waits a little (at most 0.2 s) for the pid to name.
+            var holder = ""
+            for _ in 0..<20 {
+                holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                if !holder.isEmpty { break }
+                usleep(10_000)
+            }
             close(fd)
             throw PhotoError.io(path: folder, reason: "another photocurate run\(holder.isEmpty ? "" : " (pid \(holder))") is writing its outputs there; wait for it to finish or choose another --out")
         }
