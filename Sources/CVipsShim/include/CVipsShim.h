@@ -1,5 +1,6 @@
 /* Non-variadic wrappers over the libvips calls Swift cannot make directly
- * (variadic functions and macros). No logic of the project lives here. */
+ * (variadic functions and macros), and libvips' own reduce loop for the JPEG path
+ * (pcv_reduce_rows, pcv_transpose). No judgement of the project lives here. */
 #ifndef CVIPSSHIM_H
 #define CVIPSSHIM_H
 

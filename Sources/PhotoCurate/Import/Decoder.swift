@@ -81,14 +81,21 @@ public struct Decoder: Sendable {
         }
         let orientation = header.int("orientation") ?? 1
         do {
-            // The resize libvips would make, made on the pixels in hand (`Lanczos3Reducer`, byte-identical).
+            func image(_ pixels: [UInt8], _ width: Int, _ height: Int) throws -> VImage {
+                let image = try VImage.from(pixels: pixels, width: width, height: height, bands: decoded.bands)
+                if (2...8).contains(orientation) { image.setInt("orientation", orientation) }
+                return image
+            }
+            // The resize libvips would make, made on the pixels in hand (`Lanczos3Reducer`, byte-identical);
+            // libvips resizes what it declines.
             let (tw, th) = target(decoded.width, decoded.height)
-            let small = Lanczos3Reducer.resize(decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands,
-                                               hscale: Double(tw) / Double(decoded.width), vscale: Double(th) / Double(decoded.height))
-            let image = try small.map { try VImage.from(pixels: $0.pixels, width: $0.width, height: $0.height, bands: decoded.bands) }
-                ?? VImage.from(pixels: decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands)
-            if (2...8).contains(orientation) { image.setInt("orientation", orientation) }
-            var analysis = try small == nil ? finish(path, image) : upright(path, image)
+            var analysis: AnalysisImage
+            if let small = Lanczos3Reducer.resize(decoded.pixels, width: decoded.width, height: decoded.height, bands: decoded.bands,
+                                                  hscale: Double(tw) / Double(decoded.width), vscale: Double(th) / Double(decoded.height)) {
+                analysis = try upright(path, image(small.pixels, small.width, small.height))
+            } else {
+                analysis = try finish(path, image(decoded.pixels, decoded.width, decoded.height))
+            }
             analysis.native = probe.finish(orientation: orientation)
             return (analysis, decoded.damage)
         } catch let e as VipsError {

@@ -48,14 +48,14 @@ public enum Lanczos3Reducer {
 
     /// One axis of a reduce: output size, mask length, offset and the integer masks.
     struct Axis {
-        var size: Int
-        var shrink: Double
-        var points: Int
-        var offset: Double
+        let size: Int
+        let shrink: Double
+        let points: Int
+        let offset: Double
         /// `masks[phase * points + i]`, phase 0...64.
-        var masks: [Int32]
+        let masks: [Int32]
         /// Pixels of edge copied before the first one.
-        var lead: Int
+        let lead: Int
 
         init?(size input: Int, shrink: Double) {
             let out = Int(Double(input) / shrink + 0.5)
@@ -68,14 +68,13 @@ public enum Lanczos3Reducer {
             size = out; self.shrink = shrink; points = n
             offset = (1 + extra) / 2.0 - 1
             lead = Int((Double(n) / 2.0).rounded(.up)) - 1
-            var m = [Int32](repeating: 0, count: (Self.phaseCount) * n)
-            for p in 0..<Self.phaseCount {
+            var m = [Int32](repeating: 0, count: (Lanczos3Reducer.phases + 1) * n)
+            for p in 0...Lanczos3Reducer.phases {
                 let c = Lanczos3Reducer.mask(shrink: shrink, x: Double(Float(p) / Float(Lanczos3Reducer.phases)), points: n)
                 for i in 0..<n { m[p * n + i] = Int32(c[i] * Double(1 << Lanczos3Reducer.shift)) }
             }
             masks = m
         }
-        static var phaseCount: Int { Lanczos3Reducer.phases + 1 }
 
         /// Where output pixel `k` reads: the first input pixel (edge-extended coordinates) and the phase.
         static func place(_ position: Double) -> (first: Int, phase: Int) {
