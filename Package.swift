@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "PhotoCurateExhibitTests", dependencies: ["PhotoCurateExhibit", "PhotoCurate", "PhotoCurateTestSupport"]),
         .testTarget(name: "PhotoCurateAlbumsTests", dependencies: ["PhotoCurateAlbums", "PhotoCurate", "PhotoCurateBench", "PhotoCurateTestSupport"]),
         .testTarget(name: "PhotoCurateArtTests", dependencies: ["PhotoCurateArt", "PhotoCurate", "PhotoCurateBench"]),
-        .testTarget(name: "PhotoCurateFacesTests", dependencies: ["PhotoCurateFaces", "PhotoCurate", "PhotoCurateModels"]),
+        .testTarget(name: "PhotoCurateFacesTests", dependencies: ["PhotoCurateFaces", "PhotoCurate", "PhotoCurateModels", "PhotoCurateTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

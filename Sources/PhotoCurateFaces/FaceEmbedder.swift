@@ -53,6 +53,12 @@ final class FaceEmbedder: @unchecked Sendable {
         return try r.get()
     }
 
+    /// Drops the process's embedder (its networks' memory); the next `shared` loads it again.
+    static func release() {
+        lock.lock(); defer { lock.unlock() }
+        if case .success = loaded { loaded = nil }
+    }
+
     /// Descriptors for boxes given as fractions of the image (x, y, w, h). dlib's landmarks
     /// want a box about its own detector's size: a square on the face's middle, 0.8× the
     /// larger side of CenterFace's looser box.

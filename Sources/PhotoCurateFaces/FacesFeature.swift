@@ -17,7 +17,16 @@ public enum FacesFeature {
     public static func register(sessions: ModelSessions) {
         lock.lock(); self.sessions = sessions; lock.unlock()
         AnalyzerRegistry.register(AnalyzerPlugin(FaceAnalyzer.self, optional: true, onByDefault: true,
-                                                 summary: "faces: boxes, eyes, smile, pose, face sharpness, sideways photos (CenterFace, MediaPipe face mesh and iris; needs photocurate models install)"))
+                                                 summary: "faces: boxes, eyes, smile, pose, face sharpness, sideways photos (CenterFace, MediaPipe face mesh and iris; needs photocurate models install)",
+                                                 drained: releaseModels))
+    }
+
+    /// Frees the face models once a run's photos are analysed (the registry keeps the
+    /// first registration's hook, so this reads the sessions registered last).
+    static func releaseModels() {
+        lock.lock(); let sessions = self.sessions; lock.unlock()
+        sessions?.release()
+        FaceEmbedder.release()
     }
 
     /// A missing model is said once per process, not once per photo.

@@ -2,6 +2,7 @@ import Foundation
 import PhotoCurate
 @testable import PhotoCurateFaces
 import PhotoCurateModels
+import PhotoCurateTestSupport
 import XCTest
 
 final class FaceAnalyzerTests: XCTestCase {
@@ -119,6 +120,22 @@ final class FaceAnalyzerTests: XCTestCase {
         // Installed models change the key, so photos analysed without them are analysed again.
         XCTAssertNotEqual(none, QualityAnalyzer().key(upstream: "u"))
         XCTAssertNotEqual(none.parametersHash, FaceAnalyzerTests.keyWithoutFingerprint(analyzer))
+    }
+
+    /// The face models' working memory is freed once the run's photos are analysed, so
+    /// clustering and export do not add theirs on top (the peak of a 1,000-photo run).
+    func testARunReleasesTheFaceModelsOnceItsPhotosAreAnalysed() async throws {
+        let dir = NSTemporaryDirectory() + "pc-faces-release-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir + "/photos", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 320, height: 240), to: dir + "/photos/a.jpg")
+        let sessions = ModelSessions(store: ModelStore(root: dir + "/models"), threads: 1)
+        FacesFeature.register(sessions: sessions)
+        var o = CurationRunner.Options(root: dir + "/photos")
+        o.cachePath = nil
+        let r = try await CurationRunner(options: o).run()
+        XCTAssertEqual(r.records.count, 1)
+        XCTAssertEqual(sessions.releases, 1, "released once, after the analyse stage")
     }
 
     /// A photo stored on its side: faces lying at ±90° or upside down vote for the turn that stands them up.

@@ -111,6 +111,14 @@ final class ModelSessionsTests: XCTestCase {
         XCTAssertEqual(sessions.loads, 1, "N calls, one load")
         XCTAssertEqual(try a.run([Tensor(shape: [3], data: [1, -2, 3])]).first?.data, [2, 0, 6])
 
+        // Released after the analyse stage: the session a task still holds works; the next ask loads anew.
+        sessions.release()
+        XCTAssertEqual(try a.run([Tensor(shape: [3], data: [1, 2, -3])]).first?.data, [2, 4, 0])
+        let c = try sessions.session(for: "tiny")
+        XCTAssertFalse(a === c)
+        XCTAssertEqual(sessions.loads, 2, "loaded again after release")
+        XCTAssertEqual(try c.run([Tensor(shape: [3], data: [1, -2, 3])]).first?.data, [2, 0, 6])
+
         // Same size, one byte changed: a new process refuses it at load.
         let path = try XCTUnwrap(store.installedPath("tiny"))
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))

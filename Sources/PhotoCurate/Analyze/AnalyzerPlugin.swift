@@ -22,6 +22,10 @@ public struct AnalyzerPlugin: Sendable {
     public let optional: Bool
     /// An optional analyzer that the built-in pipeline (no --pipeline) names.
     public let onByDefault: Bool
+    /// Called once the analyse stage has seen every photo of a run: an analyzer that
+    /// holds models frees them here, so that clustering and export do not add their
+    /// memory on top of the models'.
+    let drained: (@Sendable () -> Void)?
     let build: @Sendable (Parameters, String) -> Instance
 
     /// A configured analyzer: its cache key, and the two things the stage does with it.
@@ -33,13 +37,14 @@ public struct AnalyzerPlugin: Sendable {
     }
 
     public init<A: Analyzer>(_ type: A.Type, optional: Bool = false, onByDefault: Bool = false, summary: String,
-                             field: (@Sendable (inout PhotoRecord, A.Output) -> Void)? = nil) {
+                             field: (@Sendable (inout PhotoRecord, A.Output) -> Void)? = nil, drained: (@Sendable () -> Void)? = nil) {
         id = A.id
         version = A.version
         self.summary = summary
         parameterSpecs = A.parameterSpecs
         self.optional = optional
         self.onByDefault = onByDefault
+        self.drained = drained
         build = { parameters, upstream in
             let analyzer = A(parameters: parameters)
             return Instance(

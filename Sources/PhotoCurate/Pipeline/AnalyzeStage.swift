@@ -7,6 +7,7 @@ import Foundation
 public struct AnalyzeStage: PerPhotoStage {
     public static let id = "analyze"
     let analyzers: [(id: String, instance: AnalyzerPlugin.Instance)]
+    let drainedHooks: [@Sendable () -> Void]
     public let importKey: ResultKey
     public var clock: StageClock?
 
@@ -15,8 +16,15 @@ public struct AnalyzeStage: PerPhotoStage {
         analyzers = pipeline.analyzers.compactMap { id in
             AnalyzerRegistry.plugin(id).map { (id, $0.build(pipeline.parameters(id), upstream)) }
         }
+        drainedHooks = pipeline.analyzers.compactMap { AnalyzerRegistry.plugin($0)?.drained }
         self.importKey = importKey
         self.clock = clock
+    }
+
+    /// Tells the analyzers that every photo of the run has been through the stage
+    /// (they free their models: see `AnalyzerPlugin.drained`).
+    public func drained() {
+        for hook in drainedHooks { hook() }
     }
 
     /// The cache keys of every analyzer that runs.

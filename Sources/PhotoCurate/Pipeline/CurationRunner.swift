@@ -111,6 +111,7 @@ public final class CurationRunner {
             self.options.progress?.handle(.photo(done: done, total: total, path: record.file.path, cached: record.computed.isEmpty, failed: record.error != nil))
         })
         writer.flush()
+        analyze.drained()
         let cancelled = Task.isCancelled
         timings["analyse"] = Date().timeIntervalSince(t0)
         // Task-seconds per per-photo stage (they overlap across `jobs` tasks).
