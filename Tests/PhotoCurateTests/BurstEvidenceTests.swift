@@ -66,6 +66,38 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertFalse(GroupBlur.contradicts(grainy, smeared), "grain at 100 % is not detail")
     }
 
+    /// A fog bank with one tree: at the analysis scale no frequency stands above the noise
+    /// floor, so no two frames can be compared there, but at 100 % the tree's detail can. A
+    /// smeared frame is then blurrier than its clean siblings by the comparison there alone.
+    func testWhereTheAnalysisScaleCannotCompareTheComparisonAt100PercentSpeaksAlone() throws {
+        // As many windows' power at every frequency as at the noise floor: nothing to fit at 768 px.
+        let fog = PowerSpectrum(sectors: 4, bins: 16, power: [Float](repeating: 1, count: 64))
+        func detail(sigmaX: Double, sigmaY: Double) -> NativeDetail {
+            let power = (0..<64).map { k -> Float in
+                let u = Double(k % 8) / 16, v = Double(k / 8) / 16
+                guard k > 0 else { return 0 }
+                return Float(4000 / (u * u + v * v + 0.001) * exp(-4 * .pi * .pi * (u * u * sigmaX * sigmaX + v * v * sigmaY * sigmaY)) + 2)
+            }
+            return NativeDetail(width: 2560, height: 1920, noiseLuma: 0, grainUnmeasured: nil, noiseChroma: nil, power: power,
+                                nonzero: [Float](repeating: 1, count: 64), quant: [Int](repeating: 2, count: 64), tiles: [], transposed: false, sharpWidth: nil)
+        }
+        func input(_ d: NativeDetail, _ name: String) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 0.35, exposure: 0.1, noise: 1, composition: 0.5, overall: 0.3,
+                                          measurements: .init(edgeWidth: 0, edgeWidthGlobal: 0, motionRatio: 1, edgeCount: 0, laplacianVariance: 0,
+                                                              noiseSigma: 0.7, meanLuma: 0.2, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.3,
+                                                              whitePoint: 0.25, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.2))
+            return SelectInput(path: name, technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]), spectrum: fog, detail: d)
+        }
+        let photos = [input(detail(sigmaX: 0.3, sigmaY: 0.3), "a"), input(detail(sigmaX: 0.35, sigmaY: 0.3), "b"),
+                      input(detail(sigmaX: 0.3, sigmaY: 0.35), "c"), input(detail(sigmaX: 4, sigmaY: 0.3), "smeared")]
+        XCTAssertNil(fog.extraBlur(comparedWith: fog), "nothing to compare at the analysis scale")
+        let blur = GroupBlur.measure(members: [0, 1, 2, 3], photos: photos)
+        let smeared = try XCTUnwrap(blur[3], "the comparison at 100 % alone gives a value")
+        XCTAssertGreaterThan(smeared.sigma, 0.45, "blurrier than the clean frames by selection's measure (blurRef)")
+        XCTAssertNotNil(smeared.native)
+        for i in 0..<3 { XCTAssertLessThan(try XCTUnwrap(blur[i]).sigma, 0.2, "clean frame \(i)") }
+    }
+
     /// The doubt falls on the whole group, so its order stays: with the defocused best held
     /// back, a smeared sibling must not step up as the group's candidate, and the group only
     /// fills a top N that the clean scene leaves short.

@@ -160,10 +160,19 @@ public enum GroupBlur {
                 let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
                 let brighterMisfire = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i)
                     && GroupExposure.difference(mj, mi) > 0
-                guard apart < Self.exposureFar, !renditions, !brighterMisfire, let d = si.extraBlur(comparedWith: sj) else { continue }
+                guard apart < Self.exposureFar, !renditions, !brighterMisfire else { continue }
                 let grainy = Self.noisier(mj, than: mi) || Self.grainier(photos[j].detail, than: photos[i].detail)
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
-                tiers[grainy ? (tier == 2 ? 4 : 3) : tier].append((d, j))
+                let t = grainy ? (tier == 2 ? 4 : 3) : tier
+                // A scene with too little detail at the analysis scale to fit (a fog bank with one
+                // tree) may still hold it at 100 %: the comparison there speaks alone. A frame of
+                // fog smeared 6.5 px per 1000 px read 1.3 px more blurred at 100 % against each
+                // clean sibling and nothing at 768 px, and was picked on its exposure.
+                if let d = si.extraBlur(comparedWith: sj) {
+                    tiers[t].append((d, j))
+                } else if t < 3, let a = photos[i].detail, let b = photos[j].detail, nativeDifference(a, b) != nil {
+                    tiers[t].append((0, j))
+                }
             }
             // A frame whose every sibling clips more (a scene with a blown sky, this frame the
             // darkest of its burst) or sits a stop away has only them to witness its blur. A

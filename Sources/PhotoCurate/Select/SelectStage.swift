@@ -137,7 +137,9 @@ public struct SelectStage: BarrierStage {
     ///    as a well exposed one (`lowKey`, `lowKeyScenes`).
     /// 32: a group without a trusted time fills no short top N with a look-alike of a pick of
     ///     another such group (their moments are their own, not told apart by a clock).
-    public static let version = 32
+    /// 33: where two frames cannot be compared at the analysis scale (too little detail above the
+    ///     noise floor: fog), their comparison at 100 % counts alone in `GroupBlur`.
+    public static let version = 33
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
