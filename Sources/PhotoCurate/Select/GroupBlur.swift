@@ -150,6 +150,9 @@ public enum GroupBlur {
             // 1 clipping more (hard edges); 2 a stop or more apart; 3 and 4 grainier (as 0–1
             // and 2). Only the best tier present counts.
             var tiers: [[(Double, Int)]] = [[], [], [], [], []]
+            // Siblings comparable at 100 % only: too little detail above the analysis scale's noise
+            // floor to fit there (a fog bank with one tree at its edge).
+            var atFullSizeOnly: [(Double, Int)] = []
             for j in SelectInput.siblings(of: i, in: members, photos) {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
@@ -164,14 +167,11 @@ public enum GroupBlur {
                 let grainy = Self.noisier(mj, than: mi) || Self.grainier(photos[j].detail, than: photos[i].detail)
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
                 let t = grainy ? (tier == 2 ? 4 : 3) : tier
-                // A scene with too little detail at the analysis scale to fit (a fog bank with one
-                // tree) may still hold it at 100 %: the comparison there speaks alone. A frame of
-                // fog smeared 6.5 px per 1000 px read 1.3 px more blurred at 100 % against each
-                // clean sibling and nothing at 768 px, and was picked on its exposure.
                 if let d = si.extraBlur(comparedWith: sj) {
                     tiers[t].append((d, j))
-                } else if t < 3, let a = photos[i].detail, let b = photos[j].detail, nativeDifference(a, b) != nil {
-                    tiers[t].append((0, j))
+                } else if t < 2, let a = photos[i].detail, let b = photos[j].detail, (b.grain ?? 0) <= max(1.5 * (a.grain ?? 0) + 0.5, lightNativeGrain),
+                          let native = nativeDifference(a, b) {
+                    atFullSizeOnly.append((native, j))
                 }
             }
             // A frame whose every sibling clips more (a scene with a blown sky, this frame the
@@ -186,7 +186,18 @@ public enum GroupBlur {
             // in any tier: a σ 0.7 defocus whose one steady sibling was grainy read 0 against its
             // smeared sibling and 0.5 px against the grainy one, and was picked (select v18).
             let steady = tiers.map { $0.filter { !smeared.contains($0.1) } }
-            guard let tier = steady.firstIndex(where: { !$0.isEmpty }) ?? tiers.firstIndex(where: { !$0.isEmpty }) else { continue }
+            guard let tier = steady.firstIndex(where: { !$0.isEmpty }) ?? tiers.firstIndex(where: { !$0.isEmpty }) else {
+                // No sibling compares at the analysis scale: the comparison at 100 % speaks alone, and
+                // only when every sibling agrees (the least of them). A frame of fog smeared 6.5 px per
+                // 1000 px read 1.3 px more blurred at 100 % than each of its three clean siblings and
+                // nothing at 768 px, and was picked on its exposure. In a fog bank with nothing but
+                // a branch at one edge, a handheld shift moves the branch in and out of the frame:
+                // clean frames read up to 1.3 px apart there, each against some sibling, never all.
+                if let least = atFullSizeOnly.min(by: { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }) {
+                    witnesses[i] = [(0, least.0, least.1)]
+                }
+                continue
+            }
             witnesses[i] = (steady[tier].isEmpty ? tiers[tier] : steady[tier]).map { d, j in
                 (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0) } }, j)
             }

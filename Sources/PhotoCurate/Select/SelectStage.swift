@@ -137,8 +137,8 @@ public struct SelectStage: BarrierStage {
     ///    as a well exposed one (`lowKey`, `lowKeyScenes`).
     /// 32: a group without a trusted time fills no short top N with a look-alike of a pick of
     ///     another such group (their moments are their own, not told apart by a clock).
-    /// 33: where two frames cannot be compared at the analysis scale (too little detail above the
-    ///     noise floor: fog), their comparison at 100 % counts alone in `GroupBlur`.
+    /// 33: a frame that no sibling can be compared with at the analysis scale (too little detail
+    ///     above the noise floor: fog) is compared at 100 % alone, by the least of its siblings (`GroupBlur`).
     public static let version = 33
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
