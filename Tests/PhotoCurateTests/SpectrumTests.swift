@@ -84,6 +84,19 @@ final class SpectrumTests: XCTestCase {
         XCTAssertNotEqual(blur[2]?.reference, 3)
     }
 
+    /// A pair with one grainy frame: grain passes for detail in the spectrum even at the analysis
+    /// scale, so the clean frame read blurred against it; its edges are as narrow, so it is not.
+    /// A blurred frame beside the same grainy one has wider edges, and the grainy frame still
+    /// witnesses its blur (a scene with no clean frame must not hide it).
+    func testAGrainyWitnessShowsBlurOnlyWhereTheEdgesAreWiderToo() throws {
+        let grainy = try frame(shiftX: 0.01, noise: 10)
+        let clean = selectInputs([try frame(), grainy])
+        XCTAssertLessThan(clean[0].technical.measurements.edgeWidth, clean[1].technical.measurements.edgeWidth + GroupBlur.grainyWitnessEdge)
+        XCTAssertLessThan(GroupBlur.measure(members: [0, 1], photos: clean)[0]?.sigma ?? 0, 0.45, "the clean frame of the pair is not blurred")
+        let blurred = selectInputs([try frame(blur: 2.5), grainy])
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1], photos: blurred)[0]).sigma, 1.0, "σ 1.9 px at the analysis scale was added")
+    }
+
     /// Three frames: clean, mildly blurred, strongly blurred. The mild one is sharper than the
     /// strong one by more than it is blurrier than the clean one, so the median of its two
     /// comparisons read it as sharp as the clean frame. The strong one is blurred itself, and

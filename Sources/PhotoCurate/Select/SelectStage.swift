@@ -138,7 +138,8 @@ public struct SelectStage: BarrierStage {
     /// 32: a group without a trusted time fills no short top N with a look-alike of a pick of
     ///     another such group (their moments are their own, not told apart by a clock).
     /// 33: a frame that no sibling can be compared with at the analysis scale (too little detail
-    ///     above the noise floor: fog) is compared at 100 % alone, by the least of its siblings (`GroupBlur`).
+    ///     above the noise floor: fog) is compared at 100 % alone, by the least of its siblings; a grainier
+    ///     sibling witnesses a frame's blur only where the frame's edges are wider too (`GroupBlur`).
     public static let version = 33
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
