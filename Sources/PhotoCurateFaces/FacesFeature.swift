@@ -27,6 +27,7 @@ public enum FacesFeature {
         lock.lock(); let sessions = self.sessions; lock.unlock()
         sessions?.release()
         FaceEmbedder.release()
+        Allocator.returnFreedMemory()
     }
 
     /// A missing model is said once per process, not once per photo.
