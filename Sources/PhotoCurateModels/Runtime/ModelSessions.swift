@@ -19,7 +19,7 @@ public final class ModelSessions: @unchecked Sendable {
     private var sessions: [String: OnnxSession] = [:]
     private var failures: [String: Error] = [:]
     private var runtime: OnnxRuntime?
-    /// How many models were loaded (each at most once).
+    /// How many models were loaded (each once, and again after `release`).
     public private(set) var loads = 0
     /// How many times `release` dropped the loaded sessions.
     public private(set) var releases = 0
