@@ -77,8 +77,9 @@ public enum GroupBlur {
     /// Whether `b` is clearly grainier at 100 % than `a`, where both were measured. Grain
     /// σ 7 per pixel reads only σ 1.8 at 768 px (under `lightGrain`), yet it is
     /// power at every frequency, and clean siblings compared with it read 0.8 px blurred.
-    static func grainier(_ b: NativeDetail?, than a: NativeDetail?) -> Bool {
-        guard let gb = b?.grain, let ga = a?.grain else { return false }
+    /// With `unmeasuredIsClean`, an `a` whose grain was not measured counts as without grain.
+    static func grainier(_ b: NativeDetail?, than a: NativeDetail?, unmeasuredIsClean: Bool = false) -> Bool {
+        guard let gb = b?.grain, let ga = a?.grain ?? (unmeasuredIsClean ? 0 : nil) else { return false }
         return gb > max(1.5 * ga + 0.5, lightNativeGrain)
     }
 
@@ -147,6 +148,8 @@ public enum GroupBlur {
         // with the blur against each, at the analysis scale and at 100 % (nil where not compared there).
         typealias Witness = (analysis: Double, native: Double?, j: Int)
         var witnesses: [Int: [Witness]] = [:]
+        // Smaller value first; ties by path, so the same photos give the same reference.
+        func before(_ x: (Double, Int), _ y: (Double, Int)) -> Bool { x.0 != y.0 ? x.0 < y.0 : photos[x.1].path < photos[y.1].path }
         for i in members {
             guard let si = photos[i].spectrum else { continue }
             let mi = photos[i].technical.measurements
@@ -179,8 +182,8 @@ public enum GroupBlur {
                 if grainy, mi.edgeWidth > 0, mj.edgeWidth > 0, mi.edgeWidth < mj.edgeWidth + Self.grainyWitnessEdge { continue }
                 if let d = si.extraBlur(comparedWith: sj) {
                     tiers[t].append((d, j))
-                } else if t < 2, let a = photos[i].detail, let b = photos[j].detail, (b.grain ?? 0) <= max(1.5 * (a.grain ?? 0) + 0.5, lightNativeGrain),
-                          let native = nativeDifference(a, b) {
+                } else if t < 2, !grainier(photos[j].detail, than: photos[i].detail, unmeasuredIsClean: true),
+                          let a = photos[i].detail, let b = photos[j].detail, let native = nativeDifference(a, b) {
                     atFullSizeOnly.append((native, j))
                 }
             }
@@ -203,7 +206,7 @@ public enum GroupBlur {
                 // nothing at 768 px, and was picked on its exposure. In a fog bank with nothing but
                 // a branch at one edge, a handheld shift moves the branch in and out of the frame:
                 // clean frames read up to 1.3 px apart there, each against some sibling, never all.
-                if let least = atFullSizeOnly.min(by: { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }) {
+                if let least = atFullSizeOnly.min(by: before) {
                     witnesses[i] = [(0, least.0, least.1)]
                 }
                 continue
@@ -231,7 +234,7 @@ public enum GroupBlur {
                 guard let f = first[w.j], max(0, combined(f)).squareRoot() >= blurredWitness else { return w }
                 return (w.analysis + max(0, f.analysis), w.native.map { $0 + max(0, f.native ?? 0) }, w.j)
             }), let m = medians(ws) else { continue }
-            let pairs = ws.map { ($0.analysis, $0.j) }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : photos[$0.1].path < photos[$1.1].path }
+            let pairs = ws.map { ($0.analysis, $0.j) }.sorted(by: before)
             out[i] = Value(sigma: max(0, combined(m)).squareRoot(), reference: pairs[pairs.count / 2].1, native: m.native)
         }
         return out
