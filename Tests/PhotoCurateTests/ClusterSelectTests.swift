@@ -262,6 +262,36 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(bright[1]), -1.5)
     }
 
+    /// The darker frame of a pair that stops short of white is its misfire, even beside a twin
+    /// that blows a white overcast sky and scores worse on its own; a low-key frame that keeps
+    /// its highlights is not, nor is one beside a frame blown like a pushed one.
+    func testAPairsDarkerFrameShortOfWhiteIsTheMisfireBesideAWhiteSky() throws {
+        func input(_ medianLuma: Double, exposure: Double, white: Double, clipped: Double, blown: Double) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,
+                                          measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: medianLuma, clippedHighlights: clipped, clippedShadows: 0, dynamicRange: 0.8,
+                                                              whitePoint: white, blackPoint: 0.05, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1,
+                                                              medianLuma: medianLuma, clippedColour: blown))
+            return SelectInput(path: "", technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]))
+        }
+        // x30c's street: clean median 0.49 under a white sky (14.5 % clipped, 46 % blown, exposure 0.09),
+        // its twin 2.1 stops under stops at white point 0.49 (exposure 0.37).
+        let street = GroupExposure.measure(members: [0, 1], photos: [input(0.49, exposure: 0.09, white: 1, clipped: 0.145, blown: 0.46),
+                                                                      input(0.25, exposure: 0.37, white: 0.49, clipped: 0, blown: 0)])
+        XCTAssertNil(street[0], "the clean frame is the reference")
+        XCTAssertLessThan(try XCTUnwrap(street[1]), -1.5)
+        // The same dark frame keeping its highlights (white point 0.8) is low key: the blown twin is the misfire.
+        let lowKey = GroupExposure.measure(members: [0, 1], photos: [input(0.49, exposure: 0.09, white: 1, clipped: 0.145, blown: 0.46),
+                                                                      input(0.25, exposure: 0.37, white: 0.8, clipped: 0, blown: 0)])
+        XCTAssertNil(lowKey[1])
+        XCTAssertGreaterThan(try XCTUnwrap(lowKey[0]), 1.5)
+        // Beside a twin blown like a pushed frame (70 %), the dark frame short of white is not called the misfire.
+        let pushed = GroupExposure.measure(members: [0, 1], photos: [input(0.6, exposure: 0.3, white: 1, clipped: 0.3, blown: 0.7),
+                                                                      input(0.25, exposure: 0.37, white: 0.49, clipped: 0, blown: 0)])
+        XCTAssertNil(pushed[1])
+        XCTAssertGreaterThan(try XCTUnwrap(pushed[0]), 1.5)
+    }
+
     /// Both frames of a pair look right on their own; the darker already reaches white with
     /// nothing clipped, so the brighter one, 1.8 stops over and clipping, is the misfire. An HDR
     /// pair, whose darker rendition crushes its shadows or clips itself, stays a matter of taste.

@@ -11,8 +11,9 @@ import Foundation
 /// alike to an absolute exposure score; in a burst the camera meters every
 /// frame alike, so a frame stops away from its siblings is the misfire. The
 /// reference is the median of the group (three or more photos); a pair has no
-/// majority, so there a frame a stop brighter and blown over more of the frame is the
-/// misfire (`blownOfPair`), and so is one a stop brighter than a sibling that already uses
+/// majority, so there a frame a stop darker that stops short of white is the misfire
+/// (`shortOfPair`), else a frame a stop brighter and blown over more of the frame is
+/// (`blownOfPair`), and so is one a stop brighter than a sibling that already uses
 /// its whole range and clipping more (`clippedOfPair`); otherwise the better exposed of the two (by `exposure`) is the
 /// reference and only the other gets a value, unless it looks right on its own
 /// (`fineOnItsOwn`). Two frames are compared on the
@@ -75,6 +76,35 @@ public enum GroupExposure {
         if iOverJ >= misfire && ci - cj >= blownMargin { return i }
         if -iOverJ >= misfire && cj - ci >= blownMargin { return j }
         return nil
+    }
+
+    /// White point under which the darker frame of a pair stops short of white (`shortOfPair`).
+    /// Frames 1.7–2.3 stops under their scene reach 0.36–0.53; clean frames 0.53 and up (0.70 and
+    /// up for the darker frame of a pair, on the trips).
+    static let pairShortOfWhite = 0.55
+
+    /// Blown fraction at which a pair's brighter frame reads as pushed whatever its twin (frames
+    /// pushed 2 stops blow 65–97 % in some colour; a clean frame with a white overcast sky, 46 %).
+    static let pushedBlown = 0.6
+
+    /// Median luma over which a pair's brighter frame is too bright to be the scene's exposure.
+    static let brightMedian = 0.65
+
+    /// The frame of a pair that is a misfire because it stops short of white: at least `misfire`
+    /// stops darker than its sibling, its white point under `pairShortOfWhite`, beside a sibling
+    /// whose median sits in the middle (`brightMedian`) and that is not blown like a pushed frame
+    /// (`pushedBlown`). Taking light away lowers the white point first, and a low-key frame keeps
+    /// its highlights (white point 0.75 and up); a frame 2 stops under keeps none. A street under
+    /// a white overcast sky blew 46 % of its clean frame in some colour (14.5 % clipped, exposure
+    /// 0.09 on its own) beside its twin 2.1 stops under (white point 0.49, exposure 0.37): by
+    /// `blownOfPair` and by the absolute scores the clean frame was the misfire, and the dark one
+    /// was picked (a held-out trip made from photographs no trip had used).
+    static func shortOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
+        guard abs(iOverJ) >= misfire else { return nil }
+        let (bright, dark) = iOverJ > 0 ? (i, j) : (j, i)
+        let (mb, md) = (photos[bright].technical.measurements, photos[dark].technical.measurements)
+        guard md.whitePoint < pairShortOfWhite, mb.clippedColour < pushedBlown, mb.medianLuma <= brightMedian else { return nil }
+        return dark
     }
 
     /// White point (99th percentile of luma) at which a frame uses its whole range: no light is
@@ -199,7 +229,7 @@ public enum GroupExposure {
             if s.count == 1 {
                 let j = s[0]
                 let (own, other) = (photos[i].technical.exposure, photos[j].technical.exposure)
-                if let blown = blownOfPair(i, j, d[j]!, photos) ?? clippedOfPair(i, j, d[j]!, photos) {
+                if let blown = shortOfPair(i, j, d[j]!, photos) ?? blownOfPair(i, j, d[j]!, photos) ?? clippedOfPair(i, j, d[j]!, photos) {
                     if blown == i { out[i] = d[j]! }
                 } else if own < other && own < Self.fineOnItsOwn { out[i] = d[j]! }
             } else if s.count >= 2 {

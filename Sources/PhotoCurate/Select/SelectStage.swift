@@ -140,7 +140,9 @@ public struct SelectStage: BarrierStage {
     /// 33: a frame that no sibling can be compared with at the analysis scale (too little detail
     ///     above the noise floor: fog) is compared at 100 % alone, by the least of its siblings; a grainier
     ///     sibling witnesses a frame's blur only where the frame's edges are wider too (`GroupBlur`).
-    public static let version = 33
+    /// 34: the darker frame of a pair, a stop or more under and short of white, is its misfire
+    ///     (`GroupExposure.shortOfPair`), before a blown brighter frame is.
+    public static let version = 34
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
