@@ -90,6 +90,14 @@ public enum GroupExposure {
     /// Median luma over which a pair's brighter frame is too bright to be the scene's exposure.
     static let brightMedian = 0.65
 
+    /// A pair a stop or more apart as (brighter, darker) and their measurements; `nil` when closer.
+    static func apart(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput])
+        -> (bright: Int, dark: Int, mb: TechnicalQualityScore.Measurements, md: TechnicalQualityScore.Measurements)? {
+        guard abs(iOverJ) >= misfire else { return nil }
+        let (bright, dark) = iOverJ > 0 ? (i, j) : (j, i)
+        return (bright, dark, photos[bright].technical.measurements, photos[dark].technical.measurements)
+    }
+
     /// The frame of a pair that is a misfire because it stops short of white: at least `misfire`
     /// stops darker than its sibling, its white point under `pairShortOfWhite`, beside a sibling
     /// whose median sits in the middle (`brightMedian`) and that is not blown like a pushed frame
@@ -100,11 +108,9 @@ public enum GroupExposure {
     /// `blownOfPair` and by the absolute scores the clean frame was the misfire, and the dark one
     /// was picked (a held-out trip made from photographs no trip had used).
     static func shortOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        guard abs(iOverJ) >= misfire else { return nil }
-        let (bright, dark) = iOverJ > 0 ? (i, j) : (j, i)
-        let (mb, md) = (photos[bright].technical.measurements, photos[dark].technical.measurements)
-        guard md.whitePoint < pairShortOfWhite, mb.clippedColour < pushedBlown, mb.medianLuma <= brightMedian else { return nil }
-        return dark
+        guard let p = apart(i, j, iOverJ, photos),
+              p.md.whitePoint < pairShortOfWhite, p.mb.clippedColour < pushedBlown, p.mb.medianLuma <= brightMedian else { return nil }
+        return p.dark
     }
 
     /// White point (99th percentile of luma) at which a frame uses its whole range: no light is
@@ -128,12 +134,9 @@ public enum GroupExposure {
     /// shadows (15 %), stops short of white, or clips too (a Canon's HDR frame, 3.4 %: its plain
     /// twin 1.7 stops brighter is a rendition a person may keep, not a misfire).
     static func clippedOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        guard abs(iOverJ) >= misfire else { return nil }
-        let (bright, dark) = iOverJ > 0 ? (i, j) : (j, i)
-        let (mb, md) = (photos[bright].technical.measurements, photos[dark].technical.measurements)
-        guard md.whitePoint >= fullRange, md.clippedHighlights <= darkClippedAtMost, md.clippedShadows <= crushedAtMost,
-              mb.clippedHighlights - md.clippedHighlights >= clippedMargin else { return nil }
-        return bright
+        guard let p = apart(i, j, iOverJ, photos), p.md.whitePoint >= fullRange, p.md.clippedHighlights <= darkClippedAtMost,
+              p.md.clippedShadows <= crushedAtMost, p.mb.clippedHighlights - p.md.clippedHighlights >= clippedMargin else { return nil }
+        return p.bright
     }
 
     /// A burst with no majority: its frames split at a gap of a stop or more into two camps of
