@@ -292,8 +292,8 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(pushed[0]), 1.5)
     }
 
-    /// Both frames of a pair look right on their own; the darker already reaches white with
-    /// nothing clipped, so the brighter one, 1.8 stops over and clipping, is the misfire. An HDR
+    /// Both frames of a pair look right on their own; the darker clips nothing and is not short
+    /// of white, so the brighter one, 1.8 stops over and clipping, is the misfire. An HDR
     /// pair, whose darker rendition crushes its shadows or clips itself, stays a matter of taste.
     func testAPairsBrighterFrameThatClipsOverAFullRangeTwinIsTheMisfire() throws {
         func input(_ medianLuma: Double, clipped: Double, white: Double, crushed: Double) -> SelectInput {
@@ -309,6 +309,12 @@ final class ClusterSelectTests: XCTestCase {
                                                                      input(0.20, clipped: 0.038, white: 1, crushed: 0)])
         XCTAssertNil(night[0], "the clean frame is the reference")
         XCTAssertGreaterThan(try XCTUnwrap(night[1]), 1.5)
+        // x30f's moon: the clean frame stops at 0.62 with nothing clipped (not short of white);
+        // its twin 2 stops over clips 7.9 %.
+        let moon = GroupExposure.measure(members: [0, 1], photos: [input(0.20, clipped: 0, white: 0.62, crushed: 0),
+                                                                    input(0.48, clipped: 0.079, white: 1, crushed: 0)])
+        XCTAssertNil(moon[0], "the clean frame is the reference")
+        XCTAssertGreaterThan(try XCTUnwrap(moon[1]), 1.5)
         // h5's HDR pair: the plain rendition crushes 15 % and stops at 0.89; neither is called a misfire.
         let hdr = GroupExposure.measure(members: [0, 1], photos: [input(0.12, clipped: 0, white: 0.89, crushed: 0.146),
                                                                    input(0.25, clipped: 0.076, white: 1, crushed: 0)])

@@ -141,7 +141,9 @@ public struct SelectStage: BarrierStage {
     ///     above the noise floor: fog) is compared at 100 % alone, by the least of its siblings; a grainier
     ///     sibling witnesses a frame's blur only where the frame's edges are wider too (`GroupBlur`).
     /// 34: the darker frame of a pair, a stop or more under and short of white, is its misfire
-    ///     (`GroupExposure.shortOfPair`), before a blown brighter frame is.
+    ///     (`GroupExposure.shortOfPair`), before a blown brighter frame is; a brighter frame that
+    ///     clips beside a twin that clips nothing is the misfire wherever the twin is not short of
+    ///     white (`clippedOfPair` asked it to reach 0.9).
     public static let version = 34
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
