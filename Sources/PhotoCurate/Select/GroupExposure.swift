@@ -125,14 +125,15 @@ public enum GroupExposure {
     static let crushedAtMost = 0.02
 
     /// The frame of a pair that is a misfire although both look right on their own: at least
-    /// `misfire` stops brighter than a sibling that is not short of white (`pairShortOfWhite`) with next to
-    /// nothing clipped (`darkClippedAtMost`, `crushedAtMost`), and clipping `clippedMargin` more
-    /// of the frame. The darker frame clips nothing, so the light added on top of it
-    /// went into clipped highlights: a night scene's clean frame (white point 0.94, nothing
-    /// clipped) lost to its twin pushed 1.8 stops (3.8 % clipped), whose absolute score was as
-    /// high. Select v34 asks the darker frame only not to stop short of white (it asked `fullRange`,
-    /// 0.9): a dark view of the moon (white point 0.62, nothing clipped, exposure 0.60 on its own)
-    /// lost to its twin 2 stops over (7.9 % clipped, 0.95 on its own) on a held-out trip. An HDR rendition and its plain twin are not caught: the darker one crushes its
+    /// `misfire` stops brighter than a sibling that is not short of white (`pairShortOfWhite`)
+    /// with next to nothing clipped (`darkClippedAtMost`, `crushedAtMost`), and clipping
+    /// `clippedMargin` more of the frame. The darker frame clips nothing, so the light added on
+    /// top of it went into clipped highlights: a night scene's clean frame (white point 0.94,
+    /// nothing clipped) lost to its twin pushed 1.8 stops (3.8 % clipped), whose absolute score
+    /// was as high. Select v34 asks the darker frame only not to stop short of white (it asked
+    /// `fullRange`, 0.9): a dark view of the moon (white point 0.62, nothing clipped, exposure
+    /// 0.60 on its own) lost to its twin 2 stops over (7.9 % clipped, 0.95 on its own) on a
+    /// held-out trip. An HDR rendition and its plain twin are not caught: the darker one crushes its
     /// shadows (15 %), stops short of white, or clips too (a Canon's HDR frame, 3.4 %: its plain
     /// twin 1.7 stops brighter is a rendition a person may keep, not a misfire).
     static func clippedOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
@@ -234,8 +235,8 @@ public enum GroupExposure {
             if s.count == 1 {
                 let j = s[0]
                 let (own, other) = (photos[i].technical.exposure, photos[j].technical.exposure)
-                if let blown = shortOfPair(i, j, d[j]!, photos) ?? blownOfPair(i, j, d[j]!, photos) ?? clippedOfPair(i, j, d[j]!, photos) {
-                    if blown == i { out[i] = d[j]! }
+                if let wrong = shortOfPair(i, j, d[j]!, photos) ?? blownOfPair(i, j, d[j]!, photos) ?? clippedOfPair(i, j, d[j]!, photos) {
+                    if wrong == i { out[i] = d[j]! }
                 } else if own < other && own < Self.fineOnItsOwn { out[i] = d[j]! }
             } else if s.count >= 2 {
                 // Second reading: against the siblings that are not misfires themselves. Counting
