@@ -138,10 +138,13 @@ public enum GroupBlur {
     }
 
     /// `misfires` are the frames whose exposure is their group's misfire (`GroupExposure.misfire`):
-    /// one of them a stop or more brighter than a frame that is not one witnesses none of its blur.
-    /// Its highlights clip along edges the other frame renders in full, and a clipped edge is a hard
-    /// one: the clean frame of a white flower read 1.1 px blurred against its sibling 2 EV over
-    /// (a held-out trip's pick went to the over-exposed frame).
+    /// one of them a stop or more apart from a frame that is not one witnesses none of its blur.
+    /// A brighter one clips along edges the other frame renders in full, and a clipped edge is a
+    /// hard one: the clean frame of a white flower read 1.1 px blurred against its sibling 2 EV over
+    /// (a held-out trip's pick went to the over-exposed frame; select v30). A darker one reads its
+    /// clean sibling blurred too: a cat 0.55 px against its twin 1.7 stops under, a dark diagram
+    /// 0.72 px against its twin 1.9 under, and each dark frame was picked (select v35). A frame
+    /// whose only siblings are misfires is then unwitnessed: its scene has no clean frame.
     public static func measure(members: [Int], photos: [SelectInput], nativeWeight: Double = 3.5, blurredWitness: Double = 0.45,
                                smeared: Set<Int> = [], misfires: Set<Int> = []) -> [Int: Value] {
         // Per photo: its witnesses (the best tier with a steady witness, else the best present)
@@ -168,9 +171,8 @@ public enum GroupBlur {
                 // renditions of the view (an HDR frame and its plain twin), not a burst: their tone
                 // curves differ, and the HDR one read 0.5 px blurred (a camera file's false alarm).
                 let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
-                let brighterMisfire = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i)
-                    && GroupExposure.difference(mj, mi) > 0
-                guard apart < Self.exposureFar, !renditions, !brighterMisfire else { continue }
+                let misfireWitness = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i)
+                guard apart < Self.exposureFar, !renditions, !misfireWitness else { continue }
                 let grainy = Self.noisier(mj, than: mi) || Self.grainier(photos[j].detail, than: photos[i].detail)
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
                 let t = grainy ? (tier == 2 ? 4 : 3) : tier

@@ -144,7 +144,9 @@ public struct SelectStage: BarrierStage {
     ///     (`GroupExposure.shortOfPair`), before a blown brighter frame is; a brighter frame that
     ///     clips beside a twin that clips nothing is the misfire wherever the twin is not short of
     ///     white (`clippedOfPair` asked it to reach 0.9).
-    public static let version = 34
+    /// 35: a darker sibling that is its group's exposure misfire witnesses no blur of a frame that
+    ///     is not one either (`GroupBlur.measure`, `misfires`; v30 held it for a brighter one).
+    public static let version = 35
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
