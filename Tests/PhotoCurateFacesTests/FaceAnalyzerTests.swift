@@ -51,8 +51,10 @@ final class FaceAnalyzerTests: XCTestCase {
 
     /// The full-size look in tiles: the cores share out the image, and a face of up to twice the
     /// margin lies whole inside the tile that owns its centre.
-    func testTilesShareOutTheImageAndHoldEachSmallFaceWhole() {
+    func testTilesShareOutTheImageAndHoldEachSmallFaceWhole() throws {
         let m = FaceAnalyzer.tileMargin
+        // Every face the full-size look is for (under `fullSizeBelow` at half size) fits a margin.
+        XCTAssertLessThanOrEqual(2 * (try Parameters(FaceAnalyzer.parameterSpecs)["fullSizeBelow"]), Double(2 * m))
         for (w, h) in [(768, 512), (512, 768), (768, 432), (700, 300), (300, 200), (1536, 1024)] {
             let tiles = FaceAnalyzer.tiles(width: w, height: h, side: 384)
             XCTAssertEqual(tiles.map { ($0.core[2] - $0.core[0]) * ($0.core[3] - $0.core[1]) }.reduce(0, +), w * h, "\(w)×\(h): cores cover it once")
@@ -75,6 +77,18 @@ final class FaceAnalyzerTests: XCTestCase {
         }
         XCTAssertEqual(FaceAnalyzer.tiles(width: 300, height: 200, side: 384).count, 1, "a small image is one look")
         XCTAssertEqual(FaceAnalyzer.tiles(width: 768, height: 512, side: 384).count, 4)
+    }
+
+    /// A tile runs only where the half-size look's heat map stirs over what it sees: the map is a
+    /// quarter of the half-size input, so an eighth of the full-size image.
+    func testATilesHeatIsTheHalfSizeResponseOverWhatItSees() {
+        var data = [Float](repeating: 0.01, count: 64)
+        data[2 * 8 + 6] = 0.7   // row 2, column 6: full-size pixels 48–55, 16–23
+        let maps = [Tensor(shape: [1, 1, 8, 8], data: data)]
+        XCTAssertEqual(FaceAnalyzer.heat(maps, over: [40, 10, 64, 30], scale: 2), 0.7)
+        XCTAssertEqual(FaceAnalyzer.heat(maps, over: [0, 0, 48, 64], scale: 2), 0.01, "columns 0–5 only")
+        XCTAssertEqual(FaceAnalyzer.heat(maps, over: [0, 24, 64, 64], scale: 2), 0.01, "rows 3–7 only")
+        XCTAssertNil(FaceAnalyzer.heat([], over: [0, 0, 64, 64], scale: 2), "no map: every tile runs")
     }
 
     /// A tile gives no face it sees cut by its edge, nor one whose centre another tile owns;
