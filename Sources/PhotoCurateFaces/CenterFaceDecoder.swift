@@ -39,6 +39,20 @@ struct CenterFaceDecoder {
         return out[0].data.max() ?? 0
     }
 
+    /// The strongest face response over a region (x0, y0, x1, y1) given in pixels of an image
+    /// `scale` times the maps' input; `nil` without a heat map. The heat map is a quarter of the
+    /// input on each side.
+    static func strongest(_ out: [Tensor], over region: [Int], scale: Int) -> Float? {
+        guard let h = out.first, h.shape.count == 4 else { return nil }
+        let rows = h.shape[2], cols = h.shape[3], k = 4 * scale
+        let x0 = max(0, region[0] / k), y0 = max(0, region[1] / k)
+        let x1 = min(cols, (region[2] + k - 1) / k), y1 = min(rows, (region[3] + k - 1) / k)
+        guard x0 < x1, y0 < y1 else { return 0 }
+        var m: Float = 0
+        for r in y0..<y1 { for c in x0..<x1 { m = max(m, h.data[r * cols + c]) } }
+        return m
+    }
+
     /// Every peak over the threshold as a face in pixels of a `width` × `height` input, before suppression.
     func candidates(_ out: [Tensor], width: Int, height: Int) -> [Candidate] {
         guard out.count == 4, out[0].shape.count == 4 else { return [] }

@@ -162,14 +162,14 @@ public struct FaceAnalyzer: Analyzer {
     /// that the runtime's arena then keeps). A tile keeps the faces whose centre it owns and
     /// that it sees whole; faces it cannot see whole are ones the half-size look found (`large`,
     /// in full-size pixels), and stand where no tile found them.
-    func tiled(_ image: AnalysisImage, _ session: OnnxSession, side: Int, large: [CenterFaceDecoder.Candidate], halfHeat: [Tensor] = []) throws -> [Face] {
+    func tiled(_ image: AnalysisImage, _ session: OnnxSession, side: Int, large: [CenterFaceDecoder.Candidate], halfHeat: [Tensor]) throws -> [Face] {
         let full = decoder(threshold: parameters["threshold"], minSize: parameters["minSize"])
         var found: [CenterFaceDecoder.Candidate] = []
         let stirs = Float(parameters["tileHeat"])
         for tile in Self.tiles(width: image.width, height: image.height, side: side) {
             // The photo came here for a small face somewhere; a tile over which the half-size look
             // did not stir at all holds none it could find (faces-dev's sets: the same faces at 0.2).
-            if stirs > 0, let heat = Self.heat(halfHeat, over: tile.seen, scale: 2), heat < stirs { continue }
+            if stirs > 0, let heat = CenterFaceDecoder.strongest(halfHeat, over: tile.seen, scale: 2), heat < stirs { continue }
             let maps = try Self.run(session, Self.crop(image, tile.seen))
             let w = tile.seen[2] - tile.seen[0], h = tile.seen[3] - tile.seen[1]
             found += full.candidates(maps, width: w, height: h)
@@ -177,21 +177,6 @@ public struct FaceAnalyzer: Analyzer {
                 .filter { Self.owns(tile, $0.box, width: image.width, height: image.height) }
         }
         return CenterFaceDecoder.normalized(Self.merged(found, large: large, full), width: image.width, height: image.height)
-    }
-
-    /// The strongest response of a look's heat map over a region (x0, y0, x1, y1) given in pixels
-    /// of an image `scale` times the look's input; `nil` without a heat map.
-    static func heat(_ maps: [Tensor], over region: [Int], scale: Int) -> Float? {
-        guard let h = maps.first, h.shape.count == 4 else { return nil }
-        let rows = h.shape[2], cols = h.shape[3]
-        // CenterFace's maps are a quarter of its input on each side.
-        let k = 4 * scale
-        let x0 = max(0, region[0] / k), y0 = max(0, region[1] / k)
-        let x1 = min(cols, (region[2] + k - 1) / k), y1 = min(rows, (region[3] + k - 1) / k)
-        guard x0 < x1, y0 < y1 else { return 0 }
-        var m: Float = 0
-        for r in y0..<y1 { for c in x0..<x1 { m = max(m, h.data[r * cols + c]) } }
-        return m
     }
 
     /// The tiles' faces, suppressed, then each half-size face that none of them overlaps; best first.

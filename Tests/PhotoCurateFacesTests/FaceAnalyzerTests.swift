@@ -85,10 +85,10 @@ final class FaceAnalyzerTests: XCTestCase {
         var data = [Float](repeating: 0.01, count: 64)
         data[2 * 8 + 6] = 0.7   // row 2, column 6: full-size pixels 48–55, 16–23
         let maps = [Tensor(shape: [1, 1, 8, 8], data: data)]
-        XCTAssertEqual(FaceAnalyzer.heat(maps, over: [40, 10, 64, 30], scale: 2), 0.7)
-        XCTAssertEqual(FaceAnalyzer.heat(maps, over: [0, 0, 48, 64], scale: 2), 0.01, "columns 0–5 only")
-        XCTAssertEqual(FaceAnalyzer.heat(maps, over: [0, 24, 64, 64], scale: 2), 0.01, "rows 3–7 only")
-        XCTAssertNil(FaceAnalyzer.heat([], over: [0, 0, 64, 64], scale: 2), "no map: every tile runs")
+        XCTAssertEqual(CenterFaceDecoder.strongest(maps, over: [40, 10, 64, 30], scale: 2), 0.7)
+        XCTAssertEqual(CenterFaceDecoder.strongest(maps, over: [0, 0, 48, 64], scale: 2), 0.01, "columns 0–5 only")
+        XCTAssertEqual(CenterFaceDecoder.strongest(maps, over: [0, 24, 64, 64], scale: 2), 0.01, "rows 3–7 only")
+        XCTAssertNil(CenterFaceDecoder.strongest([], over: [0, 0, 64, 64], scale: 2), "no map: every tile runs")
     }
 
     /// A tile gives no face it sees cut by its edge, nor one whose centre another tile owns;
