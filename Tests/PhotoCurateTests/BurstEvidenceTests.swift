@@ -193,4 +193,38 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertTrue(two.reasons[0].contains { $0.contains("fills the top 2: every other frame of its burst is faulty or blurred itself") }, "\(two.reasons[0])")
         XCTAssertEqual(two.scores[0].technical, try run(top: 2, confirming: 1).scores[0].technical, "its score is left as it is")
     }
+
+    /// At 100 % a brighter frame loses fine detail to its tone curve alone: the comparison there
+    /// is corrected by the two frames' exposure difference, each way, so a clean frame 0.8 stop
+    /// over its sibling is not read as blurred, and one under it reads as much more.
+    func testABrighterFramesDetailFlattenedByItsToneCurveIsNotBlur() throws {
+        let fog = PowerSpectrum(sectors: 4, bins: 16, power: [Float](repeating: 1, count: 64))
+        func detail(sigma: Double) -> NativeDetail {
+            let power = (0..<64).map { k -> Float in
+                let u = Double(k % 8) / 16, v = Double(k / 8) / 16
+                guard k > 0 else { return 0 }
+                return Float(4000 / (u * u + v * v + 0.001) * exp(-4 * .pi * .pi * (u * u + v * v) * sigma * sigma) + 2)
+            }
+            return NativeDetail(width: 2560, height: 1920, noiseLuma: 0, grainUnmeasured: nil, noiseChroma: nil, power: power,
+                                nonzero: [Float](repeating: 1, count: 64), quant: [Int](repeating: 2, count: 64), tiles: [], transposed: false, sharpWidth: nil)
+        }
+        func input(_ d: NativeDetail, luma: Double, _ name: String) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: 1, noise: 1, composition: 0.5, overall: 0.9,
+                                          measurements: .init(edgeWidth: 0, edgeWidthGlobal: 0, motionRatio: 1, edgeCount: 0, laplacianVariance: 0,
+                                                              noiseSigma: 0.5, meanLuma: luma, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.6,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: luma))
+            return SelectInput(path: name, technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]), spectrum: fog, detail: d)
+        }
+        // The brighter frame's fine detail a little flattened, as its tone curve does.
+        let photos = [input(detail(sigma: 0.3), luma: 0.3, "dark"), input(detail(sigma: 0.45), luma: 0.37, "bright")]
+        let stops = GroupExposure.difference(photos[1].technical.measurements, photos[0].technical.measurements)
+        XCTAssert((0.5..<GroupBlur.exposureApart).contains(stops), "\(stops) stops: still witnesses")
+        let raw = try XCTUnwrap(GroupBlur.nativeDifference(try XCTUnwrap(photos[1].detail), try XCTUnwrap(photos[0].detail)))
+        XCTAssertGreaterThan(raw, 0, "uncorrected, the brighter frame reads blurred")
+        let blur = GroupBlur.measure(members: [0, 1], photos: photos)
+        XCTAssertEqual(try XCTUnwrap(blur[1]?.native), raw - GroupBlur.brighterNativeLoss * stops, accuracy: 1e-9)
+        let back = try XCTUnwrap(GroupBlur.nativeDifference(try XCTUnwrap(photos[0].detail), try XCTUnwrap(photos[1].detail)))
+        XCTAssertEqual(try XCTUnwrap(blur[0]?.native), back + GroupBlur.brighterNativeLoss * stops, accuracy: 1e-9,
+                       "the darker frame's reading against the brighter one goes up as much")
+    }
 }

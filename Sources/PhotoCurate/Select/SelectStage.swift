@@ -146,7 +146,9 @@ public struct SelectStage: BarrierStage {
     ///     white (`clippedOfPair` asked it to reach 0.9).
     /// 35: a darker sibling that is its group's exposure misfire witnesses no blur of a frame that
     ///     is not one either (`GroupBlur.measure`, `misfires`; v30 held it for a brighter one).
-    public static let version = 35
+    /// 36: the comparison at 100 % is corrected by the two frames' exposure difference: a brighter
+    ///     frame's detail, flattened by the tone curve, is not blur (`GroupBlur.brighterNativeLoss`).
+    public static let version = 36
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
