@@ -227,4 +227,39 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(blur[0]?.native), back + GroupBlur.brighterNativeLoss * stops, accuracy: 1e-9,
                        "the darker frame's reading against the brighter one goes up as much")
     }
+
+    /// Fine texture reads as noise at the analysis scale, and a blurred frame smooths it: where
+    /// both frames' grain was measured at 100 %, that measure says whether a sibling is grainier,
+    /// so the clean siblings of a painting still witness its defocused frame's blur there.
+    func testTextureThatReadsAsNoiseAt768PxStillWitnessesBlurAt100Percent() throws {
+        let fog = PowerSpectrum(sectors: 4, bins: 16, power: [Float](repeating: 1, count: 64))
+        func detail(sigma: Double, grain: Double?) -> NativeDetail {
+            let power = (0..<64).map { k -> Float in
+                let u = Double(k % 8) / 16, v = Double(k / 8) / 16
+                guard k > 0 else { return 0 }
+                return Float(4000 / (u * u + v * v + 0.001) * exp(-4 * .pi * .pi * (u * u + v * v) * sigma * sigma) + 2)
+            }
+            return NativeDetail(width: 2560, height: 1920, noiseLuma: grain ?? 0, grainUnmeasured: grain == nil ? "flat" : nil, noiseChroma: nil,
+                                power: power, nonzero: [Float](repeating: 1, count: 64), quant: [Int](repeating: 2, count: 64), tiles: [],
+                                transposed: false, sharpWidth: nil)
+        }
+        func input(_ d: NativeDetail, noise: Double, _ name: String) -> SelectInput {
+            let t = TechnicalQualityScore(sharpness: 1, exposure: 1, noise: 1, composition: 0.5, overall: 0.9,
+                                          measurements: .init(edgeWidth: 0, edgeWidthGlobal: 0, motionRatio: 1, edgeCount: 0, laplacianVariance: 0,
+                                                              noiseSigma: noise, meanLuma: 0.4, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.6,
+                                                              whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1, medianLuma: 0.4))
+            return SelectInput(path: name, technical: t, localHour: nil, timeLabel: nil, print: FeaturePrint(vector: [1]), spectrum: fog, detail: d)
+        }
+        // Brushwork: σ 4 at 768 px in the clean frames, 1 in the defocused one; σ 3 and 2.5 at 100 %.
+        let photos = [input(detail(sigma: 0.3, grain: 3), noise: 4, "clean"), input(detail(sigma: 0.3, grain: 3), noise: 4, "clean2"),
+                      input(detail(sigma: 2.4, grain: 2.5), noise: 1, "defocused")]
+        XCTAssertTrue(GroupBlur.noisier(photos[0].technical.measurements, than: photos[2].technical.measurements), "at 768 px it reads noisier")
+        XCTAssertFalse(GroupBlur.grainy(photos[0], than: photos[2]), "at 100 % it is not grainier")
+        let blur = GroupBlur.measure(members: [0, 1, 2], photos: photos)
+        XCTAssertGreaterThan(try XCTUnwrap(blur[2]).sigma, 0.45, "the clean siblings witness the blur at 100 %")
+        // Without a grain reading at 100 %, the analysis scale still decides.
+        let unmeasured = [input(detail(sigma: 0.3, grain: nil), noise: 4, "clean"), photos[2]]
+        XCTAssertTrue(GroupBlur.grainy(unmeasured[0], than: unmeasured[1]))
+        XCTAssertFalse(GroupBlur.grainy(photos[2], than: photos[0]), "the smoother frame is no grainier")
+    }
 }

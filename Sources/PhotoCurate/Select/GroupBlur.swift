@@ -11,9 +11,9 @@ import Foundation
 /// An absolute sharpness score cannot tell a soft lens, a macro shot or a
 /// misty scene from a blurred frame; a burst can, because its frames share the
 /// scene and differ in blur (see `PowerSpectrum.extraBlur`). A sibling serves
-/// as reference only if it is not clearly noisier (grain adds high frequencies
-/// that would pass for detail; light grain up to σ 3 is allowed, since blur
-/// itself smooths grain away), has no more clipped highlights (clipping makes
+/// as reference only if it is not clearly grainier (grain adds high frequencies
+/// that would pass for detail; light grain is allowed, since blur itself smooths
+/// grain away; measured at 100 % where both frames were, `grainy`), has no more clipped highlights (clipping makes
 /// hard edges) and is less than a stop brighter or darker (`exposureApart`), so a
 /// noisy or misexposed frame never makes its clean siblings look blurred. A frame
 /// with no such sibling falls back to those that clip more, then to those 1–1.7
@@ -83,6 +83,18 @@ public enum GroupBlur {
     static func grainier(_ b: NativeDetail?, than a: NativeDetail?, unmeasuredIsClean: Bool = false) -> Bool {
         guard let gb = b?.grain, let ga = a?.grain ?? (unmeasuredIsClean ? 0 : nil) else { return false }
         return gb > max(1.5 * ga + 0.5, lightNativeGrain)
+    }
+
+    /// Whether sibling `j` is too grainy to witness `i`'s blur: at 100 % (`grainier`) where both
+    /// frames' grain was measured there, else at the analysis scale (`noisier`). At 768 px fine
+    /// texture reads as noise (a painting's brushwork σ 3–4, snow on trees σ 6), and a blurred
+    /// frame, which smooths it, found its clean siblings noisier and was compared with them at
+    /// the analysis scale only: a defocus of σ 0.97 per 1000 px read 0.25 px (a held-out trip), a
+    /// scene's smears 0–0.2 px, and one was picked (og63). At 100 % those siblings' grain is
+    /// σ 2.9–3.7, under `lightNativeGrain`.
+    static func grainy(_ j: SelectInput, than i: SelectInput) -> Bool {
+        if i.detail?.grain != nil, j.detail?.grain != nil { return grainier(j.detail, than: i.detail) }
+        return noisier(j.technical.measurements, than: i.technical.measurements)
     }
 
     /// How much more blurred `a` is than `b` at 100 %, as Δσ² in analysis px², or `nil`
@@ -190,7 +202,7 @@ public enum GroupBlur {
                 let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
                 let misfireWitness = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i)
                 guard apart < Self.exposureFar, !renditions, !misfireWitness else { continue }
-                let grainy = Self.noisier(mj, than: mi) || Self.grainier(photos[j].detail, than: photos[i].detail)
+                let grainy = Self.grainy(photos[j], than: photos[i])
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
                 let t = grainy ? (tier == 2 ? 4 : 3) : tier
                 // Grain passes for detail in a spectrum, even at the analysis scale, but not for a

@@ -148,7 +148,9 @@ public struct SelectStage: BarrierStage {
     ///     is not one either (`GroupBlur.measure`, `misfires`; v30 held it for a brighter one).
     /// 36: the comparison at 100 % is corrected by the two frames' exposure difference: a brighter
     ///     frame's detail, flattened by the tone curve, is not blur (`GroupBlur.brighterNativeLoss`).
-    public static let version = 36
+    /// 37: where both frames' grain was measured at 100 %, that measure alone says whether a sibling
+    ///     is too grainy to witness a frame's blur (`GroupBlur.grainy`): at 768 px texture reads as noise.
+    public static let version = 37
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
