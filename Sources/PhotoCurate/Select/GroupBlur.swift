@@ -91,9 +91,15 @@ public enum GroupBlur {
     /// frame, which smooths it, found its clean siblings noisier and was compared with them at
     /// the analysis scale only: a defocus of σ 0.97 per 1000 px read 0.25 px (a held-out trip), a
     /// scene's smears 0–0.2 px, and one was picked (og63). At 100 % those siblings' grain is
-    /// σ 2.9–3.7, under `lightNativeGrain`.
+    /// σ 2.9–3.7, under `lightNativeGrain`. Only files of `nativeScale` × the analysis scale or
+    /// more: in a file near the analysis size the two read the same pixels, and an 800 px frame
+    /// with grain σ 20 read σ 2.2 at 100 % (the fixture trip's grainy sign was picked).
     static func grainy(_ j: SelectInput, than i: SelectInput) -> Bool {
-        if i.detail?.grain != nil, j.detail?.grain != nil { return grainier(j.detail, than: i.detail) }
+        func atFullSize(_ p: SelectInput) -> Bool {
+            guard let d = p.detail, d.grain != nil else { return false }
+            return max(d.width, d.height) >= nativeScale * SelectInput.analysisLongEdge
+        }
+        if atFullSize(i), atFullSize(j) { return grainier(j.detail, than: i.detail) }
         return noisier(j.technical.measurements, than: i.technical.measurements)
     }
 
