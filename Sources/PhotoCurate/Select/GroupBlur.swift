@@ -95,22 +95,25 @@ public enum GroupBlur {
     /// more: in a file near the analysis size the two read the same pixels, and an 800 px frame
     /// with grain σ 20 read σ 2.2 at 100 % (the fixture trip's grainy sign was picked).
     static func grainy(_ j: SelectInput, than i: SelectInput) -> Bool {
-        func atFullSize(_ p: SelectInput) -> Bool {
-            guard let d = p.detail, d.grain != nil else { return false }
-            return max(d.width, d.height) >= nativeScale * SelectInput.analysisLongEdge
+        if let a = i.detail, let b = j.detail, a.grain != nil, b.grain != nil, atFullSize(a), atFullSize(b) {
+            return grainier(b, than: a)
         }
-        if atFullSize(i), atFullSize(j) { return grainier(j.detail, than: i.detail) }
         return noisier(j.technical.measurements, than: i.technical.measurements)
+    }
+
+    /// Whether a file is large enough (`nativeScale` × the analysis scale) for what it holds at
+    /// 100 % to differ from what the analysis scale reads.
+    static func atFullSize(_ d: NativeDetail) -> Bool {
+        max(d.width, d.height) >= nativeScale * SelectInput.analysisLongEdge
     }
 
     /// How much more blurred `a` is than `b` at 100 %, as Δσ² in analysis px², or `nil`
     /// when it is not compared there (under `nativeScale` × the analysis scale, or too
     /// little detail in common).
     public static func nativeDifference(_ a: NativeDetail, _ b: NativeDetail) -> Double? {
-        let long = max(a.width, a.height)
-        guard long >= nativeScale * SelectInput.analysisLongEdge, let d = a.blurDifference(comparedWith: b) else { return nil }
+        guard atFullSize(a), let d = a.blurDifference(comparedWith: b) else { return nil }
         // Native px² of this frame → analysis px².
-        let k = Double(SelectInput.analysisLongEdge) / Double(long)
+        let k = Double(SelectInput.analysisLongEdge) / Double(max(a.width, a.height))
         return d * k * k
     }
 
@@ -167,7 +170,7 @@ public enum GroupBlur {
         // At the analysis scale: `i` smeared against `j` (a smear beside a defocused frame).
         if !noisier(j.technical.measurements, than: i.technical.measurements), let si = i.spectrum, let sj = j.spectrum,
            smeared(si, against: sj) { return true }
-        guard let a = i.detail, let b = j.detail, max(a.width, a.height) >= nativeScale * SelectInput.analysisLongEdge else { return false }
+        guard let a = i.detail, let b = j.detail, atFullSize(a) else { return false }
         let k = pow(1000 / Double(max(a.width, a.height)), 2)
         return (a.sectorBlurDifference(comparedWith: b).compactMap { $0 }.max() ?? 0) * k >= detailKept
     }
@@ -195,13 +198,16 @@ public enum GroupBlur {
             // 1 clipping more (hard edges); 2 a stop or more apart; 3 and 4 grainier (as 0–1
             // and 2). Only the best tier present counts.
             var tiers: [[(Double, Int)]] = [[], [], [], [], []]
+            // Each sibling's exposure against this frame (stops), for the correction at 100 %.
+            var stopsTo: [Int: Double] = [:]
             // Siblings comparable at 100 % only: too little detail above the analysis scale's noise
             // floor to fit there (a fog bank with one tree at its edge).
             var atFullSizeOnly: [(Double, Int)] = []
             for j in SelectInput.siblings(of: i, in: members, photos) {
                 guard let sj = photos[j].spectrum else { continue }
                 let mj = photos[j].technical.measurements
-                let apart = abs(GroupExposure.difference(mi, mj))
+                let stops = GroupExposure.difference(mi, mj), apart = abs(stops)
+                stopsTo[j] = stops
                 // Two frames a stop or more apart that both look right on their own are two
                 // renditions of the view (an HDR frame and its plain twin), not a burst: their tone
                 // curves differ, and the HDR one read 0.5 px blurred (a camera file's false alarm).
@@ -221,7 +227,7 @@ public enum GroupBlur {
                     tiers[t].append((d, j))
                 } else if t < 2, !grainier(photos[j].detail, than: photos[i].detail, unmeasuredIsClean: true),
                           let a = photos[i].detail, let b = photos[j].detail,
-                          let native = nativeDifference(a, b, stops: GroupExposure.difference(mi, mj)) {
+                          let native = nativeDifference(a, b, stops: stops) {
                     atFullSizeOnly.append((native, j))
                 }
             }
@@ -249,9 +255,8 @@ public enum GroupBlur {
                 }
                 continue
             }
-            witnesses[i] = (steady[tier].isEmpty ? tiers[tier] : steady[tier]).map { d, j -> Witness in
-                let stops = GroupExposure.difference(mi, photos[j].technical.measurements)
-                return (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0, stops: stops) } }, j)
+            witnesses[i] = (steady[tier].isEmpty ? tiers[tier] : steady[tier]).map { d, j in
+                (d, tier >= 3 ? nil : photos[i].detail.flatMap { a in photos[j].detail.flatMap { nativeDifference(a, $0, stops: stopsTo[j] ?? 0) } }, j)
             }
         }
         func medians(_ ws: [Witness]) -> (analysis: Double, native: Double?)? {
