@@ -151,6 +151,26 @@ final class PipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/p1.jpg.xmp"), "the other sidecar is written")
     }
 
+    /// Outcomes are cached by content: a bad file with the same bytes as one seen in another
+    /// folder (two empty files, one piece of junk copied) is still named by its own path.
+    func testACachedErrorNamesTheFileOfThisRun() async throws {
+        let dir = try temporaryDirectory(), cache = dir + "/cache.sqlite"
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+            try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 320, height: 240), to: dir + "/\(folder)/good.jpg")
+            try FixtureFactory.write([], to: dir + "/\(folder)/empty-\(folder).jpg")
+            try FixtureFactory.write(Array("not a photo".utf8), to: dir + "/\(folder)/junk-\(folder).jpg")
+        }
+        _ = try await CurationRunner(options: options(dir + "/a", cache: cache)).run()
+        let r = try await CurationRunner(options: options(dir + "/b", cache: cache)).run()
+        XCTAssertEqual(r.cachedPhotos, 3, "the second folder's files are all known by content")
+        XCTAssertEqual(Set(r.problems.map(\.path)), [dir + "/b/empty-b.jpg", dir + "/b/junk-b.jpg"])
+        for p in r.problems {
+            XCTAssertTrue(p.message.hasPrefix(p.path + ": "), p.message)
+            XCTAssertFalse(p.message.contains(dir + "/a/"), p.message)
+        }
+    }
+
     func testFewPhotosStillGiveAManifest() async throws {
         let dir = try temporaryDirectory()
         try FixtureFactory.write(try FixtureFactory.jpeg(scene: 1, width: 320, height: 240, exif: FixtureFactory.exif(time: "2024:01:01 10:00:00")), to: dir + "/a.jpg")

@@ -47,7 +47,9 @@ public struct ImportStage: PerPhotoStage {
         let importer = self.importer, file = photo.file
         let later: @Sendable () throws -> AnalysisImage = { try importer.image(for: file) }
         if let data = photo.cached[key], let outcome = try? JSONDecoder().decode(ImportOutcome.self, from: data) {
-            guard case .facts = outcome else { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false) }
+            if case .failed(let e) = outcome {
+                return ImportedPhoto(identified: photo, outcome: .failed(e.at(file.path)), image: nil, fresh: false)
+            }
             guard needPixels else { return ImportedPhoto(identified: photo, outcome: outcome, image: nil, fresh: false, decodeLater: later) }
             // Facts are known; only an analyzer changed: decode the pixels alone.
             do {

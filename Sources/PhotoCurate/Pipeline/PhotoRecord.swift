@@ -56,4 +56,16 @@ public struct ErrorInfo: Codable, Sendable, Equatable {
         self.kind = kind
         self.message = message
     }
+
+    /// The same error, told of the file at `path`.
+    ///
+    /// ```swift
+    /// ErrorInfo(.empty(path: "/a/x.jpg")).at("/b/y.jpg").message   // "/b/y.jpg: is empty (0 bytes)"
+    /// ```
+    /// Outcomes are cached by content, and files with the same bytes (two empty files, a copy
+    /// in another folder) share one: without this, a run over `/b` named the files of `/a`.
+    public func at(_ path: String) -> ErrorInfo {
+        guard path != self.path, !self.path.isEmpty else { return self }
+        return ErrorInfo(path: path, kind: kind, message: message.replacingOccurrences(of: self.path, with: path))
+    }
 }
