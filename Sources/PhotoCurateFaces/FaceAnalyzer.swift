@@ -358,12 +358,15 @@ public struct FaceAnalyzer: Analyzer {
         let w = image.width / 2, h = image.height / 2, W = image.width
         var out = [UInt8](repeating: 0, count: max(1, w * h * 3))
         image.rgb.withUnsafeBufferPointer { p in
-            for y in 0..<h {
-                for x in 0..<w {
-                    for c in 0..<3 {
-                        let a = Int(p[3 * ((2 * y) * W + 2 * x) + c]) + Int(p[3 * ((2 * y) * W + 2 * x + 1) + c])
-                        let b = Int(p[3 * ((2 * y + 1) * W + 2 * x) + c]) + Int(p[3 * ((2 * y + 1) * W + 2 * x + 1) + c])
-                        out[3 * (y * w + x) + c] = UInt8((a + b + 2) / 4)
+            out.withUnsafeMutableBufferPointer { o in
+                for y in 0..<h {
+                    let top = 3 * (2 * y) * W, bottom = top + 3 * W, row = 3 * y * w
+                    for x in 0..<w {
+                        for c in 0..<3 {
+                            let a = Int(p[top + 6 * x + c]) + Int(p[top + 6 * x + 3 + c])
+                            let b = Int(p[bottom + 6 * x + c]) + Int(p[bottom + 6 * x + 3 + c])
+                            o[row + 3 * x + c] = UInt8((a + b + 2) / 4)
+                        }
                     }
                 }
             }

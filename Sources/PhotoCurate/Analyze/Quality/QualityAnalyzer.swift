@@ -113,12 +113,22 @@ public struct QualityAnalyzer: Analyzer {
     static func coarseSpread(_ y: [Float], _ w: Int, _ h: Int, grid: Int = 16) -> Double {
         guard w >= grid, h >= grid else { return 0 }
         var sums = [Double](repeating: 0, count: grid * grid), counts = sums
-        // Each column's block, once, not a division per pixel.
-        let column = (0..<w).map { min(grid - 1, $0 * grid / w) }
+        // Each block's columns as one run (`xx * grid / w` is monotone): pixels are added to
+        // their block in the same order as one at a time, so the sums are the same bits.
+        let starts = (0...grid).map { b in b == grid ? w : (0..<w).first { min(grid - 1, $0 * grid / w) == b } ?? w }
         y.withUnsafeBufferPointer { p in
-            for yy in 0..<h {
-                let row = min(grid - 1, yy * grid / h) * grid
-                for xx in 0..<w { sums[row + column[xx]] += Double(p[yy * w + xx]); counts[row + column[xx]] += 1 }
+            sums.withUnsafeMutableBufferPointer { s in
+                counts.withUnsafeMutableBufferPointer { c in
+                    for yy in 0..<h {
+                        let row = min(grid - 1, yy * grid / h) * grid, base = yy * w
+                        for b in 0..<grid {
+                            var acc = s[row + b]
+                            for xx in starts[b]..<starts[b + 1] { acc += Double(p[base + xx]) }
+                            s[row + b] = acc
+                            c[row + b] += Double(starts[b + 1] - starts[b])
+                        }
+                    }
+                }
             }
         }
         let means = zip(sums, counts).map { $0 / max(1, $1) }
@@ -141,15 +151,21 @@ public struct QualityAnalyzer: Analyzer {
         let s = smoothing <= 0.75 ? ImageOps.binomial(y, w, h) : ImageOps.gaussian(y, w, h, sigma: smoothing)
         let minContrast = Float(max(12, 5 * noise)), minGradient = Float(max(2, 0.5 * noise))
         let tiles = parameters.int("tiles")
-        // Widths go into 0.01 px histograms (0–12 px): medians in O(n), no sorting.
-        var perTile = [SpreadHistogram](repeating: SpreadHistogram(), count: tiles * tiles)
-        var perDir = [SpreadHistogram](repeating: SpreadHistogram(), count: 4)
-        var all = SpreadHistogram()
+        // Widths go into 0.01 px histograms (0–12 px): medians in O(n), no sorting. One flat
+        // table for all of them (tiles, then the four directions, then all edges): an array of
+        // histograms checked each one's uniqueness on every edge.
+        let nTiles = tiles * tiles, bins = SpreadHistogram.bins
+        var table = [UInt32](repeating: 0, count: (nTiles + 5) * bins)
+        var tally = [Int](repeating: 0, count: nTiles + 5)
         let k: Float = 6, margin = 8
         let root2pi = Float(sqrt(2 * Double.pi))
         guard w > 2 * margin + 2, h > 2 * margin + 2 else { return EdgeStats(width: 0, global: 0, motion: 1, count: 0) }
+        let tileOfColumn = (0..<w).map { min(tiles - 1, $0 * tiles / w) }
+        let tileOfRow = (0..<h).map { min(tiles - 1, $0 * tiles / h) * tiles }
         var gxa = [Float](repeating: 0, count: w * h), gya = gxa, ga = gxa
         gxa.withUnsafeMutableBufferPointer { gx in gya.withUnsafeMutableBufferPointer { gy in ga.withUnsafeMutableBufferPointer { g in
+        table.withUnsafeMutableBufferPointer { table in tally.withUnsafeMutableBufferPointer { tally in
+        @inline(__always) func add(_ k: Int, _ bin: Int) { table[k * bins + bin] += 1; tally[k] += 1 }
         s.withUnsafeBufferPointer { p in
             for yy in 1..<(h - 1) {
                 for xx in 1..<(w - 1) {
@@ -176,16 +192,19 @@ public struct QualityAnalyzer: Analyzer {
                     guard contrast >= minContrast else { continue }
                     let raw = min(12, contrast / (m * root2pi))
                     let sigma = (max(0.01, raw * raw - smoothing * smoothing)).squareRoot()
-                    all.add(sigma)
-                    let t = min(tiles - 1, yy * tiles / h) * tiles + min(tiles - 1, xx * tiles / w)
-                    perTile[t].add(sigma)
+                    let bin = SpreadHistogram.bin(sigma)
+                    add(nTiles + 4, bin)
+                    add(tileOfRow[yy] + tileOfColumn[xx], bin)
                     var ang = atan2(uy, ux)
                     if ang < 0 { ang += .pi }
-                    perDir[min(3, Int((ang + .pi / 8) / (.pi / 4)) % 4)].add(sigma)
+                    add(nTiles + min(3, Int((ang + .pi / 8) / (.pi / 4)) % 4), bin)
                 }
             }
         }
+        } }
         } } }
+        func histogram(_ k: Int) -> SpreadHistogram { SpreadHistogram(counts: Array(table[(k * bins)..<((k + 1) * bins)]), count: tally[k]) }
+        let perTile = (0..<nTiles).map(histogram), perDir = (0..<4).map { histogram(nTiles + $0) }, all = histogram(nTiles + 4)
         guard all.count >= 10 else { return EdgeStats(width: 0, global: 0, motion: 1, count: all.count) }
         let perTileMedian: [Float?] = perTile.map { $0.count >= 12 ? $0.quantile(0.5) : nil }
         let tileMedians = perTileMedian.compactMap { $0 }
@@ -373,11 +392,16 @@ public struct QualityAnalyzer: Analyzer {
     static func channelDeciles(_ image: AnalysisImage) -> (brightest: [Double], darkest: [Double]) {
         var high = [Int](repeating: 0, count: 256), low = high
         image.rgb.withUnsafeBufferPointer { p in
-            var i = 0
-            while i + 2 < p.count {
-                high[Int(max(p[i], p[i + 1], p[i + 2]))] += 1
-                low[Int(min(p[i], p[i + 1], p[i + 2]))] += 1
-                i += 3
+            high.withUnsafeMutableBufferPointer { hi in
+                low.withUnsafeMutableBufferPointer { lo in
+                    var i = 0
+                    while i + 2 < p.count {
+                        let r = p[i], g = p[i + 1], b = p[i + 2]
+                        hi[Int(max(r, g, b))] += 1
+                        lo[Int(min(r, g, b))] += 1
+                        i += 3
+                    }
+                }
             }
         }
         let n = max(1, image.width * image.height)
@@ -505,9 +529,16 @@ struct SpreadHistogram {
     private(set) var counts = [UInt32](repeating: 0, count: SpreadHistogram.bins)
     private(set) var count = 0
 
+    init() {}
+    init(counts: [UInt32], count: Int) { self.counts = counts; self.count = count }
+
+    /// The bin a width falls in: 0.01 px each, the last one holding everything from 12 px.
+    @inline(__always)
+    static func bin(_ sigma: Float) -> Int { min(bins - 1, max(0, Int((sigma * 100).rounded()))) }
+
     @inline(__always)
     mutating func add(_ sigma: Float) {
-        counts[min(Self.bins - 1, max(0, Int((sigma * 100).rounded())))] += 1
+        counts[Self.bin(sigma)] += 1
         count += 1
     }
 
