@@ -49,4 +49,18 @@ final class GroupSmearTests: XCTestCase {
         XCTAssertEqual(unconfirmed([1: 1, 2: 1, 3: 1]), [0], "smeared siblings confirm nothing")
         XCTAssertTrue(unconfirmed([1: 1, 2: 1, 3: 0.3]).isEmpty, "one sibling that is not smeared does")
     }
+
+    /// A mild smear in a scene shot badly throughout reads under the line but over half of it,
+    /// where no clean best frame reads (selection v38 lets such a group fill a short top N only
+    /// after the doubted groups that nothing reads as faulty). A clean best frame among the same
+    /// siblings stays under half.
+    func testAMildSmearAmongFaultySiblingsReadsPartlySmeared() throws {
+        let over = try frame(gain: 4, shiftX: 0.004), under = try frame(gain: 0.25, shiftX: 0.008), grainy = try frame(noise: 12, shiftX: 0.012)
+        let mild = try frame(smear: 6), clean = try frame(shiftX: 0.002)
+        let withMild = GroupSmear.measure(members: [0, 1, 2, 3], photos: [mild, over, under, grainy])[0]
+        let withClean = GroupSmear.measure(members: [0, 1, 2, 3], photos: [clean, over, under, grainy])[0]
+        XCTAssertTrue(GroupSmear.isPartlySmeared(withMild), "\(String(describing: withMild))")
+        XCTAssertFalse(GroupSmear.isSmeared(withMild), "\(String(describing: withMild))")
+        XCTAssertFalse(GroupSmear.isPartlySmeared(withClean), "\(String(describing: withClean))")
+    }
 }

@@ -37,6 +37,10 @@ public enum GroupSmear {
     /// Value at which a frame is smeared against its group (px² at the analysis scale).
     public static let smeared = 0.6
 
+    /// Whether a value of `measure` reaches half of `smeared`: too little to call the frame
+    /// smeared, more than any clean best frame that nothing else confirmed has read (63 trips).
+    public static func isPartlySmeared(_ value: Double?) -> Bool { (value ?? 0) >= smeared / 2 }
+
     /// Whether a value of `measure` (or none) reaches `smeared`.
     public static func isSmeared(_ value: Double?) -> Bool { (value ?? 0) >= smeared }
 
