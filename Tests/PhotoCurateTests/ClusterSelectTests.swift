@@ -227,6 +227,28 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(Set(off.picks.map { sel[$0].path }), ["a", "alike", "dark"])
     }
 
+    /// A frame with no trusted time joins a group by its look alone, so it may be a frame of
+    /// another scene cut from the same photograph. Where its group fills a short top N as a
+    /// look-alike of a pick of another moment, the group's best frame with a trusted time stands
+    /// in for it (og186: the untimed frame was the picked scene's own, a same-scene pair).
+    func testAnUntimedBestFillsAsALookAlikeOnlyThroughItsGroupsTimedFrame() throws {
+        let a = unit([1, 0, 0, 0]), c = unit([0, 0, 1, 0])
+        let photos: [(String, FeaturePrint, Double, Double)] = [
+            ("a", a, 0, 0.9), ("b0", unit([0.85, 0.5268, 0, 0]), 5 * 3600, 0.85), ("b1", unit([0.84, 0.54, 0, 0.01]), 5 * 3600 + 2, 0.8),
+            ("c", c, 10 * 3600, 0.7), ("u", unit([0.86, 0.51, 0, 0.02]), 0, 0.95)]
+        var (inputs, sel) = timed(photos)
+        inputs[4] = ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: inputs[4].print, quality: inputs[4].quality, path: "u")
+        sel[4] = SelectInput(path: "u", technical: sel[4].technical, localHour: nil, timeLabel: nil, print: sel[4].print, timeTrusted: false)
+        let cl = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(cl.clusterOf[4], cl.clusterOf[1], "the untimed frame joins the timed group it looks like")
+        XCTAssertGreaterThanOrEqual(sel[4].print.cosine(sel[0].print), 0.75, "and looks like the pick of another moment")
+        let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 3])).run((sel, cl))
+        XCTAssertEqual(Set(s.picks.map { sel[$0].path }), ["a", "c", "b0"])
+        XCTAssertTrue(s.reasons[1].contains { $0.contains("in place of u, which has none") }, "\(s.reasons[1])")
+        XCTAssertFalse(s.reasons[1].contains { $0.hasPrefix("beaten by") }, "\(s.reasons[1])")
+        XCTAssertTrue(s.reasons[4].contains { $0.contains("not picked: looks like") }, "\(s.reasons[4])")
+    }
+
     /// A frame stored on its side gives way to an upright sibling that stands at least half as
     /// well, not to one that is far worse (a frame two stops under against two clean frames).
     func testAFrameOnItsSideGivesWayOnlyToAnUprightSiblingHalfAsGood() throws {

@@ -152,7 +152,9 @@ public struct SelectStage: BarrierStage {
     ///     is too grainy to witness a frame's blur (`GroupBlur.grainy`): at 768 px texture reads as noise.
     /// 38: a doubted best frame (nothing or little shows it clean) that its siblings read smeared by
     ///     half the line or more (`GroupSmear.partlySmeared`) fills a short top N with the contradicted.
-    public static let version = 38
+    /// 39: a group's best frame with no trusted time fills as a look-alike of another moment's pick
+    ///     only through the group's best frame with one (`standIns`): it joined the group by look alone.
+    public static let version = 39
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -551,13 +553,29 @@ public struct SelectStage: BarrierStage {
 
         let top = parameters.int("top")
         let bursts = shootingBursts(photos, clustering)
-        let (picks, fills) = diverse(candidates, reserve: reserve, heldBack: heldBack, limit: top, photos: photos, clustering: clustering, bursts: bursts)
+        // A best frame with no trusted time, in a group whose other frames have one, joined that
+        // group by its look alone: it may be a frame of another scene cut from the same photograph.
+        // Where it would fill as a look-alike of a pick of another moment, the group's best frame
+        // with a trusted time stands in for it (`diverse`).
+        var standIns: [Int: Int] = [:]
+        for (c, best) in zip(clustering.clusters, bestOfGroup) where photos[best].epoch == nil {
+            let timed = c.photos.filter { photos[$0].epoch != nil && photos[$0].damaged == nil && blank(photos[$0]) == nil }
+            if let stand = timed.min(by: better) { standIns[best] = stand }
+        }
+        let (picks, fills) = diverse(candidates, reserve: reserve, heldBack: heldBack, limit: top, photos: photos, clustering: clustering, bursts: bursts,
+                                     standIns: standIns)
+        for i in picks where standIns.values.contains(i) {
+            // It stands in for its group's best: what beat it in the burst does not hold it back.
+            reasons[i].removeAll { $0.hasPrefix("beaten by ") }
+        }
         for i in reserve where !picks.contains(i) { reasons[i].append("not offered: " + (heldBack[i] ?? "")) }
         for (rank, i) in picks.enumerated() {
             let c = clustering.clusters[clustering.clusterOf[i]]
             var why: [String] = []
             let when = photos[i].timeLabel.map { " at \($0)" } ?? ""
-            if c.photos.count > 1 {
+            if let best = standIns.first(where: { $0.value == i })?.key, !picks.contains(best) {
+                why.append("best of the frames with a trusted time in a burst of \(c.photos.count)\(when), in place of \((photos[best].path as NSString).lastPathComponent), which has none and may be another scene's frame")
+            } else if c.photos.count > 1 {
                 let sharpest = c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
                 why.append("\(sharpest ? "sharpest" : "best") of \(c.photos.count) in burst\(when)")
             } else {
@@ -662,7 +680,8 @@ public struct SelectStage: BarrierStage {
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
     /// When that leaves the top N short, it is filled (reason returned per photo) from the
     /// rest: first look-alikes of picks of other moments (less alike first), then groups held back or under the floor.
-    func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?]) -> (picks: [Int], fills: [Int: String]) {
+    func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?],
+                 standIns: [Int: Int] = [:]) -> (picks: [Int], fills: [Int: String]) {
         var picks: [Int] = []
         var used = Set<Int>()
         var fills: [Int: String] = [:]
@@ -703,22 +722,32 @@ public struct SelectStage: BarrierStage {
         // clean shots look like another scene's pick (two scenes cut from one photograph, at
         // 0.99, on two trips of the second generator, where a defocused frame filled instead).
         let repeatLimit = max(fillLimit, Float(parameters["repeatSimilarity"]))
+        var standingFor: [Int: Int] = [:]
         for (list, isReserve, under) in [(ranked, false, fillLimit), (ranked, false, repeatLimit), (reserve, true, fillLimit)] {
-            for i in list where picks.count < limit && !used.contains(i) {
-                guard let alike = lookAlike(i, under: under) else { continue }
+            for candidate in list where picks.count < limit && !used.contains(candidate) {
+                guard var alike = lookAlike(candidate, under: under) else { continue }
+                var i = candidate
+                // A look-alike of another moment's pick: its moment must be its own, not adopted.
+                if !alike.isEmpty, let stand = standIns[candidate] {
+                    guard !used.contains(stand), let standAlike = lookAlike(stand, under: under) else { continue }
+                    (i, alike) = (stand, standAlike)
+                    used.insert(candidate)
+                    standingFor[stand] = candidate
+                }
                 picks.append(i); used.insert(i)
                 let held = isReserve ? (heldBack[i] ?? "") + ", but no other scene is left" : ""
                 let why = [held, alike].filter { !$0.isEmpty }.joined(separator: "; ")
                 if !why.isEmpty { fills[i] = "fills the top \(limit): " + why }
             }
         }
-        return (sorted(picks, ranked + reserve), fills)
+        return (sorted(picks, ranked + reserve, standingFor: standingFor), fills)
     }
 
-    /// The picks best first (their order in `ranked`), whatever round they came in.
-    private func sorted(_ picks: [Int], _ ranked: [Int]) -> [Int] {
+    /// The picks best first (their order in `ranked`; a stand-in at its group's best's place),
+    /// whatever round they came in.
+    private func sorted(_ picks: [Int], _ ranked: [Int], standingFor: [Int: Int] = [:]) -> [Int] {
         let order = Dictionary(uniqueKeysWithValues: ranked.enumerated().map { ($1, $0) })
-        return picks.sorted { order[$0]! < order[$1]! }
+        return picks.sorted { order[standingFor[$0] ?? $0]! < order[standingFor[$1] ?? $1]! }
     }
 
     func recommendations(candidates: [Int], picks: [Int], photos: [SelectInput], clustering: Clustering) -> Recommendations {
