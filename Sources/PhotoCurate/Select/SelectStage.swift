@@ -562,9 +562,9 @@ public struct SelectStage: BarrierStage {
             let timed = c.photos.filter { photos[$0].epoch != nil && photos[$0].damaged == nil && blank(photos[$0]) == nil }
             if let stand = timed.min(by: better) { standIns[best] = stand }
         }
-        let (picks, fills) = diverse(candidates, reserve: reserve, heldBack: heldBack, limit: top, photos: photos, clustering: clustering, bursts: bursts,
-                                     standIns: standIns)
-        for i in picks where standIns.values.contains(i) {
+        let (picks, fills, standingFor) = diverse(candidates, reserve: reserve, heldBack: heldBack, limit: top, photos: photos, clustering: clustering,
+                                                  bursts: bursts, standIns: standIns)
+        for i in standingFor.keys {
             // It stands in for its group's best: what beat it in the burst does not hold it back.
             reasons[i].removeAll { $0.hasPrefix("beaten by ") }
         }
@@ -573,7 +573,7 @@ public struct SelectStage: BarrierStage {
             let c = clustering.clusters[clustering.clusterOf[i]]
             var why: [String] = []
             let when = photos[i].timeLabel.map { " at \($0)" } ?? ""
-            if let best = standIns.first(where: { $0.value == i })?.key, !picks.contains(best) {
+            if let best = standingFor[i] {
                 why.append("best of the frames with a trusted time in a burst of \(c.photos.count)\(when), in place of \((photos[best].path as NSString).lastPathComponent), which has none and may be another scene's frame")
             } else if c.photos.count > 1 {
                 let sharpest = c.photos.allSatisfy { photos[$0].technical.sharpness <= photos[i].technical.sharpness }
@@ -680,8 +680,10 @@ public struct SelectStage: BarrierStage {
     /// Round-robin over moments, then over visual groups; never a near-duplicate of a pick.
     /// When that leaves the top N short, it is filled (reason returned per photo) from the
     /// rest: first look-alikes of picks of other moments (less alike first), then groups held back or under the floor.
+    /// `standIns`: for a group's best, the frame that fills in its place as a look-alike; the
+    /// result's `standingFor` says, for each pick that did, whose place it took.
     func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?],
-                 standIns: [Int: Int] = [:]) -> (picks: [Int], fills: [Int: String]) {
+                 standIns: [Int: Int] = [:]) -> (picks: [Int], fills: [Int: String], standingFor: [Int: Int]) {
         var picks: [Int] = []
         var used = Set<Int>()
         var fills: [Int: String] = [:]
@@ -716,7 +718,7 @@ public struct SelectStage: BarrierStage {
             guard let (p, c) = alike else { return "" }
             return String(format: "looks like %@ (similarity %.2f), a pick from another moment", (photos[p].path as NSString).lastPathComponent, c)
         }
-        guard fillLimit > threshold else { return (sorted(picks, ranked + reserve), fills) }
+        guard fillLimit > threshold else { return (sorted(picks, ranked + reserve), fills, [:]) }
         // A view shot again at another moment comes before a held-back group: the spec's "no
         // faulty pick while scenes with a clean shot are left" holds for a scene whose only
         // clean shots look like another scene's pick (two scenes cut from one photograph, at
@@ -740,7 +742,7 @@ public struct SelectStage: BarrierStage {
                 if !why.isEmpty { fills[i] = "fills the top \(limit): " + why }
             }
         }
-        return (sorted(picks, ranked + reserve, standingFor: standingFor), fills)
+        return (sorted(picks, ranked + reserve, standingFor: standingFor), fills, standingFor)
     }
 
     /// The picks best first (their order in `ranked`; a stand-in at its group's best's place),

@@ -113,9 +113,10 @@ public struct QualityAnalyzer: Analyzer {
     static func coarseSpread(_ y: [Float], _ w: Int, _ h: Int, grid: Int = 16) -> Double {
         guard w >= grid, h >= grid else { return 0 }
         var sums = [Double](repeating: 0, count: grid * grid), counts = sums
-        // Each block's columns as one run (`xx * grid / w` is monotone): pixels are added to
-        // their block in the same order as one at a time, so the sums are the same bits.
-        let starts = (0...grid).map { b in b == grid ? w : (0..<w).first { min(grid - 1, $0 * grid / w) == b } ?? w }
+        // Each block's columns as one run: column x is in block min(grid − 1, x · grid / w), so
+        // block b starts at ⌈b · w / grid⌉. Pixels are added to their block in the same order as
+        // one at a time, so the sums are the same bits.
+        let starts = (0...grid).map { b in b == grid ? w : (b * w + grid - 1) / grid }
         y.withUnsafeBufferPointer { p in
             sums.withUnsafeMutableBufferPointer { s in
                 counts.withUnsafeMutableBufferPointer { c in
@@ -526,21 +527,12 @@ extension QualityAnalyzer {
 /// Counts of edge widths in 0.01 px bins from 0 to 12 px; quantiles by a cumulative scan.
 struct SpreadHistogram {
     static let bins = 1201
-    private(set) var counts = [UInt32](repeating: 0, count: SpreadHistogram.bins)
-    private(set) var count = 0
-
-    init() {}
-    init(counts: [UInt32], count: Int) { self.counts = counts; self.count = count }
+    let counts: [UInt32]
+    let count: Int
 
     /// The bin a width falls in: 0.01 px each, the last one holding everything from 12 px.
     @inline(__always)
     static func bin(_ sigma: Float) -> Int { min(bins - 1, max(0, Int((sigma * 100).rounded()))) }
-
-    @inline(__always)
-    mutating func add(_ sigma: Float) {
-        counts[Self.bin(sigma)] += 1
-        count += 1
-    }
 
     /// The value at rank round((count − 1) · p), as a sorted array would give it (to 0.01 px).
     func quantile(_ p: Double) -> Float {
