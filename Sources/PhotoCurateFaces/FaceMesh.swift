@@ -124,20 +124,31 @@ enum FaceMesh {
         func sample(_ image: AnalysisImage, size: Int) -> [Float] {
             var out = [Float](repeating: 0, count: 3 * size * size)
             let w = image.width, h = image.height, plane = size * size
+            // `toImage`'s arithmetic, in the same order, with the turn's cosine and sine taken once.
+            let c = cos(angle), s = sin(angle), n = Double(size)
             image.rgb.withUnsafeBufferPointer { rgb in
-                for v in 0..<size {
-                    for u in 0..<size {
-                        let (x, y) = toImage(mirror ? Double(size - u) - 0.5 : Double(u) + 0.5, Double(v) + 0.5, size: size)
-                        let fx = x - 0.5, fy = y - 0.5
-                        let x0 = Int(floor(fx)), y0 = Int(floor(fy))
-                        let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
-                        for c in 0..<3 {
-                            func at(_ xx: Int, _ yy: Int) -> Float {
-                                xx < 0 || yy < 0 || xx >= w || yy >= h ? 0 : Float(rgb[3 * (yy * w + xx) + c])
+                out.withUnsafeMutableBufferPointer { o in
+                    for v in 0..<size {
+                        let dy = ((Double(v) + 0.5) / n - 0.5) * side
+                        for u in 0..<size {
+                            let cu = mirror ? Double(size - u) - 0.5 : Double(u) + 0.5
+                            let dx = (cu / n - 0.5) * side
+                            let x = cx + dx * c - dy * s, y = cy + dx * s + dy * c
+                            let fx = x - 0.5, fy = y - 0.5
+                            let x0 = Int(floor(fx)), y0 = Int(floor(fy))
+                            let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
+                            // The four neighbours' offsets, or -1 outside the image.
+                            let inX0 = x0 >= 0 && x0 < w, inX1 = x0 + 1 >= 0 && x0 + 1 < w
+                            let inY0 = y0 >= 0 && y0 < h, inY1 = y0 + 1 >= 0 && y0 + 1 < h
+                            let i00 = inX0 && inY0 ? 3 * (y0 * w + x0) : -1, i10 = inX1 && inY0 ? 3 * (y0 * w + x0 + 1) : -1
+                            let i01 = inX0 && inY1 ? 3 * ((y0 + 1) * w + x0) : -1, i11 = inX1 && inY1 ? 3 * ((y0 + 1) * w + x0 + 1) : -1
+                            for ch in 0..<3 {
+                                let p00: Float = i00 < 0 ? 0 : Float(rgb[i00 + ch]), p10: Float = i10 < 0 ? 0 : Float(rgb[i10 + ch])
+                                let p01: Float = i01 < 0 ? 0 : Float(rgb[i01 + ch]), p11: Float = i11 < 0 ? 0 : Float(rgb[i11 + ch])
+                                let top = p00 * (1 - ax) + p10 * ax
+                                let bottom = p01 * (1 - ax) + p11 * ax
+                                o[ch * plane + v * size + u] = (top * (1 - ay) + bottom * ay) / 255
                             }
-                            let top = at(x0, y0) * (1 - ax) + at(x0 + 1, y0) * ax
-                            let bottom = at(x0, y0 + 1) * (1 - ax) + at(x0 + 1, y0 + 1) * ax
-                            out[c * plane + v * size + u] = (top * (1 - ay) + bottom * ay) / 255
                         }
                     }
                 }
