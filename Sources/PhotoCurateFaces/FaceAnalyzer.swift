@@ -323,8 +323,16 @@ public struct FaceAnalyzer: Analyzer {
         return FaceResult(faces: out, note: note)
     }
 
-    /// The detector's model id, by `int8`.
-    var detector: String { parameters.int("int8") == 1 ? Self.model : Self.floatModel }
+    /// The detector's model id, by `int8`. A store from before the 8-bit model (the float one
+    /// installed, the 8-bit one not) keeps faces working on the float model, and says so once.
+    var detector: String {
+        guard parameters.int("int8") == 1 else { return Self.floatModel }
+        if let store = FacesFeature.sessions?.store, store.installedPath(Self.model) == nil, store.installedPath(Self.floatModel) != nil {
+            FacesFeature.reportOnce("faces: \(Self.model) is not installed, so faces use \(Self.floatModel) at twice the time: run photocurate models install \(Self.model)")
+            return Self.floatModel
+        }
+        return Self.model
+    }
 
     func decoder(threshold: Double, minSize: Double) -> CenterFaceDecoder {
         CenterFaceDecoder(threshold: Float(threshold), overlap: Float(parameters["overlap"]), minSize: Float(minSize))

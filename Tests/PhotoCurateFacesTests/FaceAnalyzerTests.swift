@@ -123,10 +123,13 @@ final class FaceAnalyzerTests: XCTestCase {
         try p.set("faces", "threshold", 0.6)
         XCTAssertTrue(p.analyzers.contains("faces"))
         let analyzer = FaceAnalyzer()
-        XCTAssertEqual(analyzer.fingerprint, "centerface:none|face-landmarks:none|iris-landmarks:none")
+        XCTAssertEqual(analyzer.fingerprint, "centerface-int8:none|face-landmarks:none|iris-landmarks:none")
         var withPeople = try Parameters(FaceAnalyzer.parameterSpecs)
         try withPeople.set("people", 1)
-        XCTAssertEqual(FaceAnalyzer(parameters: withPeople).fingerprint, "centerface:none|face-landmarks:none|iris-landmarks:none|face-shape5:none|face-embed:none")
+        XCTAssertEqual(FaceAnalyzer(parameters: withPeople).fingerprint, "centerface-int8:none|face-landmarks:none|iris-landmarks:none|face-shape5:none|face-embed:none")
+        var float = try Parameters(FaceAnalyzer.parameterSpecs)
+        try float.set("int8", 0)
+        XCTAssertEqual(FaceAnalyzer(parameters: float).fingerprint, "centerface:none|face-landmarks:none|iris-landmarks:none")
         let r = analyzer.analyze(AnalysisImage(width: 64, height: 48, rgb: [UInt8](repeating: 128, count: 64 * 48 * 3)))
         XCTAssertEqual(r.faces, [])
         XCTAssertTrue(r.note?.contains("photocurate models install centerface") == true, r.note ?? "")
@@ -134,6 +137,27 @@ final class FaceAnalyzerTests: XCTestCase {
         // Installed models change the key, so photos analysed without them are analysed again.
         XCTAssertNotEqual(none, QualityAnalyzer().key(upstream: "u"))
         XCTAssertNotEqual(none.parametersHash, FaceAnalyzerTests.keyWithoutFingerprint(analyzer))
+    }
+
+    /// A store from before the 8-bit detector (the float CenterFace installed, the 8-bit one
+    /// not) keeps faces on the float model, and the cache key says which model ran.
+    func testAStoreWithOnlyTheFloatDetectorKeepsFacesOnIt() throws {
+        let dir = NSTemporaryDirectory() + "pc-faces-float-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let e = try XCTUnwrap(ModelCatalog.entry(FaceAnalyzer.floatModel))
+        try FileManager.default.createDirectory(atPath: dir + "/" + e.id, withIntermediateDirectories: true)
+        // The record and the file's size are what `installedPath` checks (the bytes are checked at load).
+        FileManager.default.createFile(atPath: dir + "/" + e.id + "/" + e.fileName, contents: nil)
+        let file = try XCTUnwrap(FileHandle(forWritingAtPath: dir + "/" + e.id + "/" + e.fileName))
+        try file.truncate(atOffset: UInt64(e.installed.size))
+        try file.close()
+        let record = #"{"id":"\#(e.id)","version":\#(e.version),"file":"\#(e.fileName)","sha256":"\#(e.installed.sha256)","size":\#(e.installed.size),"source":"test","installedAt":"2026-11-27T00:00:00Z"}"#
+        try Data(record.utf8).write(to: URL(fileURLWithPath: dir + "/" + e.id + "/installed.json"))
+        FacesFeature.register(sessions: ModelSessions(store: ModelStore(root: dir), threads: 1))
+        XCTAssertEqual(FaceAnalyzer().detector, FaceAnalyzer.floatModel)
+        XCTAssertTrue(FaceAnalyzer().fingerprint.hasPrefix("centerface:\(e.installed.sha256)|"), FaceAnalyzer().fingerprint)
+        FacesFeature.register(sessions: ModelSessions(store: ModelStore(root: dir + "/none"), threads: 1))
+        XCTAssertEqual(FaceAnalyzer().detector, FaceAnalyzer.model, "with neither installed, the note names the 8-bit model")
     }
 
     /// The face models' working memory is freed once the run's photos are analysed, so
