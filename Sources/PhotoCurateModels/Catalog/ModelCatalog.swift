@@ -28,7 +28,7 @@ public enum ModelCatalog {
             licence: "MIT", commercialUse: true,
             input: "RGB 1×3×H×W, H and W multiples of 32",
             output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input",
-            usedBy: ["faces"], summary: "CenterFace face detector (ONNX, opset 9)",
+            usedBy: ["faces"], summary: "CenterFace face detector, float (ONNX, opset 9): faces use it with --set faces.int8=0",
             // As shipped it takes only 10×3×32×32 and lists its weights as inputs.
             conversion: .dynamicImageInputs,
             converted: .init(sha256: "8461abe8aed5fc340a300bcec4d130d3eeda6c3cbf96214743a15bd50231df4c", size: 7_297_216)),
