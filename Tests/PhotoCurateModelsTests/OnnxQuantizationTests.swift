@@ -38,11 +38,7 @@ final class OnnxQuantizationTests: XCTestCase {
             g.message(11, info("X"))
             g.message(12, info("Y"))
         }
-        return P.build { m in
-            m.int(1, 4)
-            m.message(7, graph)
-            m.message(8, P.build { $0.string(1, ""); $0.int(2, 9) })
-        }
+        return OnnxRuntimeTests.model(graph, ir: 4, opset: 9)
     }
 
     static let ranges: [String: (Float, Float)] = ["X": (0, 1), "A": (0, 2.5), "C": (-2, 3)]

