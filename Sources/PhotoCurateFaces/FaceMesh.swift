@@ -116,24 +116,25 @@ enum FaceMesh {
 
         /// Crop pixel (u, v) of a `size`×`size` sampling → image pixel.
         func toImage(_ u: Double, _ v: Double, size: Int) -> (Double, Double) {
+            toImage(u, v, size: size, cos: cos(angle), sin: sin(angle))
+        }
+
+        /// `toImage` with the turn's cosine and sine given (a sampling loop takes them once).
+        func toImage(_ u: Double, _ v: Double, size: Int, cos c: Double, sin s: Double) -> (Double, Double) {
             let dx = (u / Double(size) - 0.5) * side, dy = (v / Double(size) - 0.5) * side
-            return (cx + dx * cos(angle) - dy * sin(angle), cy + dx * sin(angle) + dy * cos(angle))
+            return (cx + dx * c - dy * s, cy + dx * s + dy * c)
         }
 
         /// Planar RGB, 0–1, bilinear; outside the image is black (as MediaPipe pads).
         func sample(_ image: AnalysisImage, size: Int) -> [Float] {
             var out = [Float](repeating: 0, count: 3 * size * size)
             let w = image.width, h = image.height, plane = size * size
-            // `toImage`'s arithmetic, in the same order, with the turn's cosine and sine taken once.
-            let c = cos(angle), s = sin(angle), n = Double(size)
+            let c = cos(angle), s = sin(angle)
             image.rgb.withUnsafeBufferPointer { rgb in
                 out.withUnsafeMutableBufferPointer { o in
                     for v in 0..<size {
-                        let dy = ((Double(v) + 0.5) / n - 0.5) * side
                         for u in 0..<size {
-                            let cu = mirror ? Double(size - u) - 0.5 : Double(u) + 0.5
-                            let dx = (cu / n - 0.5) * side
-                            let x = cx + dx * c - dy * s, y = cy + dx * s + dy * c
+                            let (x, y) = toImage(mirror ? Double(size - u) - 0.5 : Double(u) + 0.5, Double(v) + 0.5, size: size, cos: c, sin: s)
                             let fx = x - 0.5, fy = y - 0.5
                             let x0 = Int(floor(fx)), y0 = Int(floor(fy))
                             let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))

@@ -178,22 +178,8 @@ public enum OnnxQuantization {
 
     /// A float initializer's dims and values (raw_data or float_data, little-endian).
     static func floats(_ t: ProtoMessage, _ name: String) throws -> (dims: [Int], values: [Float]) {
-        var dims: [Int] = []
-        for f in t.fields where f.number == 1 {
-            switch f.value {
-            case .varint(let v): dims.append(Int(v))
-            case .bytes(let packed):
-                var i = packed.startIndex
-                while i < packed.endIndex {
-                    var v: UInt64 = 0, shift: UInt64 = 0
-                    while i < packed.endIndex { let c = packed[i]; i += 1; v |= UInt64(c & 0x7f) << shift; shift += 7; if c < 0x80 { break } }
-                    dims.append(Int(v))
-                }
-            default: break
-            }
-        }
-        var type: UInt64 = 1
-        for f in t.fields where f.number == 2 { if case .varint(let v) = f.value { type = v } }
+        let dims = try t.varints(1).map { Int($0) }
+        let type = try t.varints(2).last ?? 1
         guard type == 1 else { throw ModelError.badArchive(path: "model", reason: "weight \(name) is not float (type \(type))") }
         let data = t.bytes(9) ?? t.bytes(4) ?? Data()
         let count = dims.reduce(1, *)

@@ -30,16 +30,7 @@ public struct ProtoMessage: Equatable {
         var fields: [Field] = []
         let b = [UInt8](data)
         var i = 0
-        func varint() throws -> UInt64 {
-            var r: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                guard i < b.count, shift < 64 else { throw ModelError.badArchive(path: "protobuf", reason: "truncated varint") }
-                let c = b[i]; i += 1
-                r |= UInt64(c & 0x7f) << shift
-                if c < 0x80 { return r }
-                shift += 7
-            }
-        }
+        func varint() throws -> UInt64 { try Self.varint(b, &i) }
         func take(_ n: Int) throws -> Data {
             guard n >= 0, i + n <= b.count else { throw ModelError.badArchive(path: "protobuf", reason: "field runs past the end") }
             defer { i += n }
@@ -72,6 +63,34 @@ public struct ProtoMessage: Equatable {
     }
 
     public func string(_ number: Int) -> String? { bytes(number).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// Every value of a repeated integer field, written one by one or packed.
+    public func varints(_ number: Int) throws -> [UInt64] {
+        var out: [UInt64] = []
+        for f in fields where f.number == number {
+            switch f.value {
+            case .varint(let v): out.append(v)
+            case .bytes(let packed):
+                let b = [UInt8](packed)
+                var i = 0
+                while i < b.count { out.append(try Self.varint(b, &i)) }
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// The varint at `b[i]`, `i` moved past it.
+    static func varint(_ b: [UInt8], _ i: inout Int) throws -> UInt64 {
+        var r: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            guard i < b.count, shift < 64 else { throw ModelError.badArchive(path: "protobuf", reason: "truncated varint") }
+            let c = b[i]; i += 1
+            r |= UInt64(c & 0x7f) << shift
+            if c < 0x80 { return r }
+            shift += 7
+        }
+    }
 
     public var data: Data {
         var out = Data()
