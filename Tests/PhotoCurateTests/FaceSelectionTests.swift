@@ -11,10 +11,10 @@ final class FaceSelectionTests: XCTestCase {
         return f
     }
 
-    func input(_ path: String, quality: Double, faces: [Face]?) -> SelectInput {
+    func input(_ path: String, quality: Double, faces: [Face]?, noiseSigma: Double = 0.5) -> SelectInput {
         let t = TechnicalQualityScore(sharpness: quality, exposure: 1, noise: 1, composition: 0.5, overall: quality,
                                       measurements: .init(edgeWidth: 1, edgeWidthGlobal: 1, motionRatio: 1, edgeCount: 100, laplacianVariance: 0,
-                                                          noiseSigma: 0.5, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
+                                                          noiseSigma: noiseSigma, meanLuma: 0.5, clippedHighlights: 0, clippedShadows: 0, dynamicRange: 0.8,
                                                           whitePoint: 0.9, blackPoint: 0.1, saliencyX: 0.5, saliencyY: 0.5, subjectSize: 0.1))
         return SelectInput(path: path, technical: t, localHour: 12, timeLabel: "12:00", print: FeaturePrint(vector: [1]), faces: faces)
     }
@@ -71,6 +71,21 @@ final class FaceSelectionTests: XCTestCase {
         let t = try selectBurst(turned)
         XCTAssertEqual(t.picks.map { turned[$0].path }, ["b.jpg"])
         XCTAssertTrue(t.reasons[0].contains { $0.contains("turned away") }, "\(t.reasons[0])")
+    }
+
+    /// Grain passes for a face's detail: a grainy sibling's faces are no measure of how sharp
+    /// the same faces could be, while a steady sharper sibling's still are.
+    func testAGrainySiblingsFaceIsNoMeasureOfSharpness() {
+        let frames = [input("a-clean.jpg", quality: 0.9, faces: [face(sharpness: 0.9)]),
+                      input("b-grainy.jpg", quality: 0.3, faces: [face(sharpness: 2.5)], noiseSigma: 4.1),
+                      input("c-clean.jpg", quality: 0.9, faces: [face(sharpness: 1.0)])]
+        let v = GroupFaces.measure(members: [0, 1, 2], photos: frames, mainSize: 0.05, turnedAway: 45)
+        XCTAssertEqual(try XCTUnwrap(v[0]).faceBlur, 0.9, accuracy: 1e-9, "measured against the steady sibling, not the grainy one")
+        XCTAssertEqual(try XCTUnwrap(v[2]).faceBlur, 1, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(v[1]).faceBlur, 1, accuracy: 1e-9, "the grainy frame pays for its grain elsewhere")
+        // Without the steady sibling, the clean frame is the sharpest its burst shows.
+        let two = GroupFaces.measure(members: [0, 1], photos: frames, mainSize: 0.05, turnedAway: 45)
+        XCTAssertEqual(try XCTUnwrap(two[0]).faceBlur, 1, accuracy: 1e-9)
     }
 
     func testWithoutFaceAnalysisNothingChanges() throws {

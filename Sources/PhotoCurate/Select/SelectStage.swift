@@ -154,7 +154,11 @@ public struct SelectStage: BarrierStage {
     ///     half the line or more (`GroupSmear.partlySmeared`) fills a short top N with the contradicted.
     /// 39: a group's best frame with no trusted time fills as a look-alike of another moment's pick
     ///     only through the group's best frame with one (`standIns`): it joined the group by look alone.
-    public static let version = 39
+    /// 40: a face's sharpest in its burst is taken over the siblings that are not grainier
+    ///     (`GroupFaces`): grain passed for a face's detail.
+    /// 41: the darker frame of a pair that nears white may crush its shadows and still show its
+    ///     brighter twin, clipping more, to be the misfire (`GroupExposure.clippedOfPair`).
+    public static let version = 41
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
