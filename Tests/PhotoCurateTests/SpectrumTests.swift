@@ -198,6 +198,13 @@ final class SpectrumTests: XCTestCase {
         inputs[0].technical.measurements.brightestDeciles = base
         for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * pow(2, 1.3)) } }
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
+        // A brighter misfire that clips no luma has no clipped edge to pass for detail: it
+        // witnesses (select v42; a clean facade blown only in red read as the misfire, x34d).
+        for k in 1...2 { inputs[k].technical.measurements.clippedHighlights = 0 }
+        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [1, 2])[0]).sigma, 1.3,
+                             "unclipped brighter misfires witness")
+        // Clipping as the white flower's over-exposed frame does (7.5 %), they do not.
+        for k in 1...2 { inputs[k].technical.measurements.clippedHighlights = 0.075 }
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [1, 2])[0], "the brighter misfires are no witnesses")
         XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs, misfires: [0])[0]).sigma, 1.3,
                              "the misfire's blur is still seen by the frames that are not")

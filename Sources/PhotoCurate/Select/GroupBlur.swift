@@ -179,7 +179,9 @@ public enum GroupBlur {
     /// one of them a stop or more apart from a frame that is not one witnesses none of its blur.
     /// A brighter one clips along edges the other frame renders in full, and a clipped edge is a
     /// hard one: the clean frame of a white flower read 1.1 px blurred against its sibling 2 EV over
-    /// (a held-out trip's pick went to the over-exposed frame; select v30). A darker one reads its
+    /// (a held-out trip's pick went to the over-exposed frame; select v30); one that clips no luma
+    /// has no such edge and witnesses (select v42: a clean facade blown only in red, 1.1 stops over
+    /// its defocused twin, was the pair's misfire, and the defocused frame was picked). A darker one reads its
     /// clean sibling blurred too: a cat 0.55 px against its twin 1.7 stops under, a dark diagram
     /// 0.72 px against its twin 1.9 under, and each dark frame was picked (select v35). A frame
     /// whose only siblings are misfires is then unwitnessed: its scene has no clean frame.
@@ -212,7 +214,10 @@ public enum GroupBlur {
                 // renditions of the view (an HDR frame and its plain twin), not a burst: their tone
                 // curves differ, and the HDR one read 0.5 px blurred (a camera file's false alarm).
                 let renditions = apart >= Self.exposureApart && min(photos[i].technical.exposure, photos[j].technical.exposure) >= GroupExposure.fineOnItsOwn
-                let misfireWitness = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i)
+                // A brighter misfire that clips no luma has no clipped edge to pass for detail: it
+                // witnesses (select v42).
+                let unclippedBrighter = stops < 0 && mj.clippedHighlights <= GroupExposure.darkClippedAtMost
+                let misfireWitness = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i) && !unclippedBrighter
                 guard apart < Self.exposureFar, !renditions, !misfireWitness else { continue }
                 let grainy = Self.grainy(photos[j], than: photos[i])
                 let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0

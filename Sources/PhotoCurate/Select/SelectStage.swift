@@ -158,7 +158,10 @@ public struct SelectStage: BarrierStage {
     ///     (`GroupFaces`): grain passed for a face's detail.
     /// 41: the darker frame of a pair that nears white may crush its shadows and still show its
     ///     brighter twin, clipping more, to be the misfire (`GroupExposure.clippedOfPair`).
-    public static let version = 41
+    /// 42: a brighter misfire that clips no luma witnesses its sibling's blur (`GroupBlur.measure`).
+    /// 43: of the frames of one shooting burst that fill a short top N, the technically best goes
+    ///     first (`burstsBestFirst`): a lone misfire no longer fills on its context.
+    public static let version = 43
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -552,11 +555,12 @@ public struct SelectStage: BarrierStage {
             guard let smear = partlySmeared[groupOf[best]] else { continue }
             heldBack[best] = (heldBack[best] ?? "") + String(format: "; " + Self.partlySmearedReason, smear)
         }
-        reserve = Self.fillOrder(reserve, tier: { contradicted.contains(groupOf[$0]) || partlySmeared[groupOf[$0]] != nil ? 2 : weakGroups.contains(groupOf[$0]) ? 0 : 1 },
-                                 key: fillKey, path: { photos[$0].path })
+        let fillTier: (Int) -> Int = { contradicted.contains(groupOf[$0]) || partlySmeared[groupOf[$0]] != nil ? 2 : weakGroups.contains(groupOf[$0]) ? 0 : 1 }
+        reserve = Self.fillOrder(reserve, tier: fillTier, key: fillKey, path: { photos[$0].path })
 
         let top = parameters.int("top")
         let bursts = shootingBursts(photos, clustering)
+        reserve = Self.burstsBestFirst(reserve, burst: { bursts[$0] }, tier: fillTier, technical: { tech[$0] }, path: { photos[$0].path })
         // A best frame with no trusted time, in a group whose other frames have one, joined that
         // group by its look alone: it may be a frame of another scene cut from the same photograph.
         // Where it would fill as a look-alike of a pick of another moment, the group's best frame
@@ -644,6 +648,31 @@ public struct SelectStage: BarrierStage {
             let (ka, kb) = (key(a), key(b))
             return ka != kb ? ka > kb : path(a) < path(b)
         }
+    }
+
+    /// `order` with the frames of one shooting burst and one fill tier (`fillOrder`) in the places
+    /// they hold, the technically best first. Only one frame of a shooting burst fills (the rest are
+    /// that scene again, `duringPickedBurst`), so this decides which. A frame blown out by 2.2
+    /// stops had left its burst's visual group, and alone it gains the context of a scene of one
+    /// frame (`overall`): with the whole high-key scene under the quality floor, it filled the 20th
+    /// place before its clean siblings (technical 0.06 against 0.11; a trip made from photos of pets).
+    ///
+    /// ```swift
+    /// SelectStage.burstsBestFirst([2, 5, 9], burst: { $0 == 9 ? 1 : 0 }, tier: { _ in 1 }, technical: { Double($0) }, path: String.init)   // [5, 2, 9]
+    /// ```
+    public static func burstsBestFirst(_ order: [Int], burst: (Int) -> Int?, tier: (Int) -> Int, technical: (Int) -> Double,
+                                       path: (Int) -> String) -> [Int] {
+        struct Slot: Hashable { let burst: Int, tier: Int }
+        var places: [Slot: [Int]] = [:]
+        for (k, i) in order.enumerated() {
+            if let b = burst(i) { places[Slot(burst: b, tier: tier(i)), default: []].append(k) }
+        }
+        var out = order
+        for ks in places.values where ks.count > 1 {
+            let best = ks.map { order[$0] }.sorted { a, b in technical(a) != technical(b) ? technical(a) > technical(b) : path(a) < path(b) }
+            for (k, i) in zip(ks, best) { out[k] = i }
+        }
+        return out
     }
 
     /// Shooting bursts: each timed photo's chain of photos of its moment shot at most
