@@ -86,6 +86,14 @@ final class FaceSelectionTests: XCTestCase {
         // Without the steady sibling, the clean frame is the sharpest its burst shows.
         let two = GroupFaces.measure(members: [0, 1], photos: frames, mainSize: 0.05, turnedAway: 45)
         XCTAssertEqual(try XCTUnwrap(two[0]).faceBlur, 1, accuracy: 1e-9)
+        // Nor is a sibling a stop or more apart in exposure (select v44): its faces read sharper
+        // for the light alone (up to 1.35× on the trips, 1.7–2.3 stops over or under).
+        var bright = input("d-bright.jpg", quality: 0.4, faces: [face(sharpness: 1.3)])
+        bright.technical.measurements.medianLuma = 0.9
+        bright.technical.measurements.meanLuma = 0.9
+        let lit = GroupFaces.measure(members: [0, 2, 3], photos: frames + [bright], mainSize: 0.05, turnedAway: 45)
+        XCTAssertEqual(try XCTUnwrap(lit[0]).faceBlur, 0.9, accuracy: 1e-9, "measured against the clean sibling, not the brighter one")
+        XCTAssertEqual(try XCTUnwrap(lit[2]).faceBlur, 1, accuracy: 1e-9)
     }
 
     func testWithoutFaceAnalysisNothingChanges() throws {

@@ -11,7 +11,8 @@ import Foundation
 /// ```
 /// Faces are the same person across frames when their boxes overlap (IoU ≥ 0.3):
 /// frames of a burst are taken from one place within seconds. A face's sharpest is
-/// taken over the siblings that are not grainier (`GroupBlur.grainy`).
+/// taken over the siblings that are not grainier (`GroupBlur.grainy`) and less than a
+/// stop apart in exposure (`GroupBlur.exposureApart`), as for blur.
 enum GroupFaces {
     struct Value: Equatable {
         /// Main faces in the frame.
@@ -38,8 +39,14 @@ enum GroupFaces {
             let siblings = SelectInput.siblings(of: i, in: members, photos)
             // Grain passes for a face's detail: beside a sibling with grain σ 26, every clean
             // frame's faces read a third as sharp, and a frame smeared 13 px per 1000 px (exempt,
-            // being soft all over) was picked (a held-out trip made from photos of people).
-            let steady = Set(siblings.filter { !GroupBlur.grainy(photos[$0], than: photos[i]) })
+            // being soft all over) was picked (a held-out trip made from photos of people). So does
+            // a stop or more of exposure: on the trips, faces of frames 1.7–2.3 stops over or under
+            // read up to 1.35× as sharp as their clean siblings' (select v44).
+            let mi = photos[i].technical.measurements
+            let steady = Set(siblings.filter { j in
+                !GroupBlur.grainy(photos[j], than: photos[i])
+                    && abs(GroupExposure.difference(mi, photos[j].technical.measurements)) < GroupBlur.exposureApart
+            })
             for f in mine {
                 let same = siblings.compactMap { j in (mains[j] ?? []).max { iou($0.box, f.box) < iou($1.box, f.box) }.map { (j, $0) } }
                     .filter { iou($0.1.box, f.box) >= 0.3 }

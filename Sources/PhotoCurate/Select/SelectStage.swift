@@ -161,7 +161,8 @@ public struct SelectStage: BarrierStage {
     /// 42: a brighter misfire that clips no luma witnesses its sibling's blur (`GroupBlur.measure`).
     /// 43: of the frames of one shooting burst that fill a short top N, the technically best goes
     ///     first (`burstsBestFirst`): a lone misfire no longer fills on its context.
-    public static let version = 43
+    /// 44: nor is a sibling a stop or more apart in exposure a measure of a face's sharpest (`GroupFaces`).
+    public static let version = 44
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
