@@ -96,6 +96,22 @@ final class FaceSelectionTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(lit[2]).faceBlur, 1, accuracy: 1e-9)
     }
 
+    /// A person laughing with eyes shut in every clean frame tells no frame apart, even when a
+    /// misexposed sibling reads that squint as open (select v45): closed eyes count beyond the
+    /// fewest of the comparable siblings only. A blink beside an open, softer frame still counts.
+    func testAMisfiresOpenReadingMakesNoCleanFrameABlink() {
+        let laughing = [face(x: 0.1), face(x: 0.4, eyes: .closed)], open = [face(x: 0.1), face(x: 0.4)]
+        var pushed = input("c-pushed.jpg", quality: 0.3, faces: open)
+        pushed.technical.measurements.medianLuma = 0.9
+        pushed.technical.measurements.meanLuma = 0.9
+        let frames = [input("a.jpg", quality: 0.95, faces: laughing), input("b.jpg", quality: 0.9, faces: laughing), pushed]
+        let v = GroupFaces.measure(members: [0, 1, 2], photos: frames, mainSize: 0.05, turnedAway: 45)
+        XCTAssertEqual(v[0]?.extraClosed, 0)
+        XCTAssertEqual(v[1]?.extraClosed, 0)
+        let blink = [input("a-blink.jpg", quality: 0.95, faces: laughing), input("b-open-soft.jpg", quality: 0.7, faces: open)]
+        XCTAssertEqual(GroupFaces.measure(members: [0, 1], photos: blink, mainSize: 0.05, turnedAway: 45)[0]?.extraClosed, 1)
+    }
+
     func testWithoutFaceAnalysisNothingChanges() throws {
         let frames = [input("a.jpg", quality: 0.9, faces: nil), input("b.jpg", quality: 0.85, faces: nil)]
         let s = try selectBurst(frames)

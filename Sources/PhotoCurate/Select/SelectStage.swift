@@ -162,7 +162,9 @@ public struct SelectStage: BarrierStage {
     /// 43: of the frames of one shooting burst that fill a short top N, the technically best goes
     ///     first (`burstsBestFirst`): a lone misfire no longer fills on its context.
     /// 44: nor is a sibling a stop or more apart in exposure a measure of a face's sharpest (`GroupFaces`).
-    public static let version = 44
+    /// 45: closed eyes count beyond the fewest of the comparable siblings only (not grainier, less
+    ///     than a stop apart), not of a misfire that reads a squint as open (`GroupFaces`).
+    public static let version = 45
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
