@@ -20,8 +20,8 @@ enum GroupFaces {
         /// Main faces with closed eyes.
         var closed: Int
         /// Closed-eyed faces beyond the fewest that a comparable sibling has (not grainier, less
-        /// than a stop apart in exposure): a person whose eyes are closed
-        /// in every frame (asleep, or laughing in all of them) tells no frame apart.
+        /// than a stop apart in exposure): a person whose eyes are closed in every frame (asleep,
+        /// or laughing in all of them) tells no frame apart.
         var extraClosed: Int = 0
         /// Main faces turned away (|yaw| over the limit) where a sibling shows that face turned less.
         var turned: Int
