@@ -98,7 +98,8 @@ final class FaceSelectionTests: XCTestCase {
 
     /// A person laughing with eyes shut in every clean frame tells no frame apart, even when a
     /// misexposed sibling reads that squint as open (select v45): closed eyes count beyond the
-    /// fewest of the comparable siblings only. A blink beside an open, softer frame still counts.
+    /// fewest of the comparable siblings only, and not of a frame blurred by a fault's measure (select
+    /// v46). A blink beside an open, softer frame still counts.
     func testAMisfiresOpenReadingMakesNoCleanFrameABlink() {
         let laughing = [face(x: 0.1), face(x: 0.4, eyes: .closed)], open = [face(x: 0.1), face(x: 0.4)]
         var pushed = input("c-pushed.jpg", quality: 0.3, faces: open)
@@ -110,6 +111,15 @@ final class FaceSelectionTests: XCTestCase {
         XCTAssertEqual(v[1]?.extraClosed, 0)
         let blink = [input("a-blink.jpg", quality: 0.95, faces: laughing), input("b-open-soft.jpg", quality: 0.7, faces: open)]
         XCTAssertEqual(GroupFaces.measure(members: [0, 1], photos: blink, mainSize: 0.05, turnedAway: 45)[0]?.extraClosed, 1)
+        // Nor does a frame blurred or smeared by a fault's measure (select v46): beside a smeared
+        // frame that read the laugh as open, every clean frame of a group photo counted a blink.
+        let smeared = [input("a.jpg", quality: 0.95, faces: laughing), input("b.jpg", quality: 0.9, faces: laughing),
+                       input("c-smeared.jpg", quality: 0.9, faces: open)]
+        XCTAssertEqual(GroupFaces.measure(members: [0, 1, 2], photos: smeared, mainSize: 0.05, turnedAway: 45)[0]?.extraClosed, 1,
+                       "an open reading counts when nothing says its frame is faulty")
+        let trusted = GroupFaces.measure(members: [0, 1, 2], photos: smeared, mainSize: 0.05, turnedAway: 45, blurred: [2])
+        XCTAssertEqual(trusted[0]?.extraClosed, 0)
+        XCTAssertEqual(trusted[1]?.extraClosed, 0)
     }
 
     func testWithoutFaceAnalysisNothingChanges() throws {

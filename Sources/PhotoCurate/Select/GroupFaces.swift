@@ -29,7 +29,9 @@ enum GroupFaces {
         var faceBlur: Double
     }
 
-    static func measure(members: [Int], photos: [SelectInput], mainSize: Double, turnedAway: Double) -> [Int: Value] {
+    /// `blurred` are the frames blurred or smeared against their group by a fault's measure: what
+    /// their eyes read is no baseline for another frame's (see the closed eyes below).
+    static func measure(members: [Int], photos: [SelectInput], mainSize: Double, turnedAway: Double, blurred: Set<Int> = []) -> [Int: Value] {
         let mains = Dictionary(uniqueKeysWithValues: members.map { ($0, FaceQualityScore.main(photos[$0].faces ?? [], mainSize: mainSize)) })
         guard mains.values.contains(where: { !$0.isEmpty }) else { return [:] }
         var out: [Int: Value] = [:]
@@ -66,8 +68,12 @@ enum GroupFaces {
         // it every clean frame of a group photo with one person laughing counted a blink
         // (×`closedEyes`), on 5 scenes of the trips; a mild misfire would then have won (select v45).
         // A softer frame's eyes still count: a blink beside two mildly blurred open frames must lose.
+        // A frame blurred or smeared by a fault's measure (`blurred`) is no baseline: a face whose
+        // eyes were closed in every clean frame of a group photo read open in its frame smeared
+        // 7.5 px per 1000 px, every clean frame counted a blink, and the frame 1.9 stops over, with
+        // no sibling near its exposure to compare with, was picked (a held-out trip; select v46).
         for (i, v) in out {
-            let fewest = (references[i] ?? []).compactMap { out[$0]?.closed }.min().map { min($0, v.closed) } ?? v.closed
+            let fewest = (references[i] ?? []).subtracting(blurred).compactMap { out[$0]?.closed }.min().map { min($0, v.closed) } ?? v.closed
             out[i]!.extraClosed = v.closed - fewest
         }
         return out

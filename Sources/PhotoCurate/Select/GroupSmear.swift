@@ -45,7 +45,7 @@ public enum GroupSmear {
     public static func isSmeared(_ value: Double?) -> Bool { (value ?? 0) >= smeared }
 
     /// Each photo's smear against its comparable siblings; photos with no orientation
-    /// measured in at least two siblings get no value.
+    /// measured in at least two siblings (the one, in a pair) get no value.
     public static func measure(members: [Int], photos: [SelectInput]) -> [Int: Double] {
         let own = Dictionary(uniqueKeysWithValues: members.compactMap { i in photos[i].spectrum.map { (i, $0.anisotropy) } })
         var out: [Int: Double] = [:]
@@ -56,7 +56,7 @@ public enum GroupSmear {
             var value: Double?
             for sector in ai.indices {
                 let theirs = siblings.compactMap { own[$0].flatMap { sector < $0.count ? $0[sector] : nil } }
-                guard let v = ai[sector], theirs.count >= 2, let most = theirs.max(),
+                guard let v = ai[sector], theirs.count >= min(2, siblings.count), let most = theirs.max(),
                       let blurrier = cross.compactMap({ sector < $0.count ? $0[sector] : nil }).median else { continue }
                 value = max(value ?? -.infinity, min(v - most, blurrier))
             }

@@ -164,7 +164,8 @@ public struct SelectStage: BarrierStage {
     /// 44: nor is a sibling a stop or more apart in exposure a measure of a face's sharpest (`GroupFaces`).
     /// 45: closed eyes count beyond the fewest of the comparable siblings only (not grainier, less
     ///     than a stop apart), not of a misfire that reads a squint as open (`GroupFaces`).
-    public static let version = 45
+    /// 46: nor of a sibling blurred (`blurRef`) or smeared (`GroupSmear.smeared`) against the group.
+    public static let version = 46
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -405,7 +406,14 @@ public struct SelectStage: BarrierStage {
         let groups = clustering.clusters.map(\.photos)
         let lift = Self.sceneExposure(groups: groups, photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
         var tech = photos.indices.map { i -> Double in
-            let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
+            // A frame that no sibling witnesses for blur (a pair a stop or more apart that both look
+            // right: `GroupBlur` takes them for two renditions) still pays for a smear measured
+            // within itself (`GroupSmear`), which a gain or a tone curve leaves alone, beyond what
+            // clean frames read (half of `GroupSmear.smeared`): a frame smeared 3.2 px per 1000 px
+            // read 0.58 px² against its clean twin 1.35 stops brighter, the twin −0.11, the camera
+            // files' HDR twins 0.03–0.12; the smeared frame was picked (a held-out trip; select v46).
+            let unwitnessedSmear = groupBlur[i] == nil ? groupSmear[i].map { max(0, $0 - GroupSmear.smeared / 2) } : nil
+            let blur = (groupBlur[i]?.sigma ?? unwitnessedSmear?.squareRoot()).map { 1 / (1 + pow($0 / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
@@ -449,8 +457,11 @@ public struct SelectStage: BarrierStage {
         // People in a burst: closed eyes, a turned or softer face make a frame lose to its siblings.
         var groupFaces: [Int: GroupFaces.Value] = [:]
         let mainSize = parameters["mainFaceSize"]
+        // Frames blurred or smeared by a fault's measure: their eyes read no baseline (select v46).
+        let blurredFrames = Set(photos.indices.filter { (groupBlur[$0]?.sigma ?? 0) >= blurRef || GroupSmear.isSmeared(groupSmear[$0]) })
         for c in clustering.clusters where c.photos.count > 1 {
-            groupFaces.merge(GroupFaces.measure(members: c.photos, photos: photos, mainSize: mainSize, turnedAway: parameters["turnedAway"])) { a, _ in a }
+            groupFaces.merge(GroupFaces.measure(members: c.photos, photos: photos, mainSize: mainSize, turnedAway: parameters["turnedAway"],
+                                                blurred: blurredFrames)) { a, _ in a }
         }
         let faceBlurRef = parameters["faceBlurRef"]
         let standing = photos.indices.map { i -> Double in
