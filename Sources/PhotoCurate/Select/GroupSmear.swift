@@ -51,7 +51,12 @@ public enum GroupSmear {
         var out: [Int: Double] = [:]
         for i in members {
             guard let ai = own[i], let si = photos[i].spectrum else { continue }
-            let siblings = SelectInput.siblings(of: i, in: members, photos)
+            var siblings = SelectInput.siblings(of: i, in: members, photos)
+            // In a pair the one sibling is the whole measure, so it must be a fair one
+            // (`GroupBlur.fairPairReference`): grain dilutes a sibling's anisotropy (a clean
+            // mountain ridge read 3.3 px² smeared against its grainy twin), and so does a pushed
+            // frame's tone curve.
+            if siblings.count == 1, !GroupBlur.fairPairReference(photos[siblings[0]], for: photos[i]) { siblings = [] }
             let cross = siblings.compactMap { j in photos[j].spectrum.map { si.sectorBlur(comparedWith: $0) } }
             var value: Double?
             for sector in ai.indices {
