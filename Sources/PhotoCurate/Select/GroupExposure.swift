@@ -72,9 +72,10 @@ public enum GroupExposure {
     /// prefers the brighter frame of a dark scene even when it is blown (a low-key scene's
     /// clean frame read 0.56, its twin pushed 2.2 stops with 70 % blown read 0.66).
     static func blownOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        let (ci, cj) = (photos[i].technical.measurements.clippedColour, photos[j].technical.measurements.clippedColour)
-        if iOverJ >= misfire && ci - cj >= blownMargin { return i }
-        if -iOverJ >= misfire && cj - ci >= blownMargin { return j }
+        let (mi, mj) = (photos[i].technical.measurements, photos[j].technical.measurements)
+        // A subject on white blows its background by design, not by a push (select v47).
+        if iOverJ >= misfire && mi.clippedColour - mj.clippedColour >= blownMargin && mi.whiteBackground != true { return i }
+        if -iOverJ >= misfire && mj.clippedColour - mi.clippedColour >= blownMargin && mj.whiteBackground != true { return j }
         return nil
     }
 
@@ -108,8 +109,11 @@ public enum GroupExposure {
     /// `blownOfPair` and by the absolute scores the clean frame was the misfire, and the dark one
     /// was picked (a held-out trip made from photographs no trip had used).
     static func shortOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        guard let p = apart(i, j, iOverJ, photos),
-              p.md.whitePoint < pairShortOfWhite, p.mb.clippedColour < pushedBlown, p.mb.medianLuma <= brightMedian else { return nil }
+        // A brighter frame that is a subject on white (`whiteBackground`) is blown and bright by
+        // design: a laptop on white (69 % blown, median 1.0) lost to its twin 2 stops under,
+        // white point 0.55, which was picked (a held-out trip; select v47).
+        guard let p = apart(i, j, iOverJ, photos), p.md.whitePoint < pairShortOfWhite,
+              p.mb.whiteBackground == true || (p.mb.clippedColour < pushedBlown && p.mb.medianLuma <= brightMedian) else { return nil }
         return p.dark
     }
 

@@ -165,7 +165,9 @@ public struct SelectStage: BarrierStage {
     /// 45: closed eyes count beyond the fewest of the comparable siblings only (not grainier, less
     ///     than a stop apart), not of a misfire that reads a squint as open (`GroupFaces`).
     /// 46: nor of a sibling blurred (`blurRef`) or smeared (`GroupSmear.smeared`) against the group.
-    public static let version = 46
+    /// 47: a pair's brighter frame that is a subject on white (`whiteBackground`, quality v17) is no
+    ///     blown misfire, and its twin short of white is (`GroupExposure.shortOfPair`, `blownOfPair`).
+    public static let version = 47
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [

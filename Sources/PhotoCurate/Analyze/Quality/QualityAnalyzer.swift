@@ -40,7 +40,10 @@ public struct QualityAnalyzer: Analyzer {
     /// 15: `coarseSpread` measured (how much brightness varies across the frame), so selection can tell a blank frame.
     /// 16: deciles of each pixel's darkest channel too (`darkestDeciles`), for exposure against the burst where the
     ///     brightest channel is blown everywhere (a saturated sky).
-    public static let version = 16
+    /// 17: a subject on a white background (`whiteBackground`) is high key, not over-exposed: its clipped
+    ///     background counts neither as clipped highlights nor as blown colour, and its brightness is
+    ///     judged on what is not background.
+    public static let version = 17
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
@@ -86,7 +89,8 @@ public struct QualityAnalyzer: Analyzer {
         let thumbnail = grain == nil && w * h < NativeDetailProbe.minGrainBlocks * 64
         let noise = thumbnail ? 1 : grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) }
             ?? 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
-        let exposure = exposureScore(expo) * Self.colourBlown(colourClip)
+        // Colour blown beyond what luma clips: a white background blows every channel and is no fault.
+        let exposure = exposureScore(expo) * Self.colourBlown(expo.whiteBackground ? max(0, colourClip - expo.high) : colourClip)
         let thirds = Self.thirdsAlignment(sal.x, sal.y)
         let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
         let composition = 0.65 * thirds + 0.35 * size
@@ -105,7 +109,7 @@ public struct QualityAnalyzer: Analyzer {
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
                                 grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r), darkestDeciles: darkest.map(r),
                                 noiseNote: thumbnail ? "not judged: a \(w)×\(h) thumbnail has no flat area to show grain in" : nil,
-                                coarseSpread: r(Self.coarseSpread(y, w, h))))
+                                coarseSpread: r(Self.coarseSpread(y, w, h)), whiteBackground: expo.whiteBackground))
     }
 
     /// σ of the luma means of a 16×16 grid of blocks (levels): how much the frame's brightness
@@ -312,10 +316,28 @@ public struct QualityAnalyzer: Analyzer {
 
     public struct ExposureStats {
         public var mean: Double; public var median: Double = 0; public var high: Double; public var low: Double; public var range: Double; public var white: Double; public var black: Double
+        /// Clipped blocks on the frame's least clipped edge (its outer ring of blocks, side by side), and
+        /// in its centre half; the mean of the pixels under white (0–1).
+        public var edgeClipped: Double = 0, centreClipped: Double = 0, unclippedMean: Double = 0
         public init(mean: Double, median: Double = 0, high: Double, low: Double, range: Double, white: Double, black: Double) {
             self.mean = mean; self.median = median; self.high = high; self.low = low; self.range = range; self.white = white; self.black = black
+            self.unclippedMean = mean
+        }
+
+        /// A subject on a white background: every edge of the frame at least `whiteEdges` clipped,
+        /// its centre half at most `clearCentre`, and real blacks in it (1st percentile at most
+        /// `darkAnchor`). A frame pushed two stops clips its centre too and lifts its blacks.
+        public var whiteBackground: Bool {
+            edgeClipped >= QualityAnalyzer.whiteEdges && centreClipped <= QualityAnalyzer.clearCentre && black <= QualityAnalyzer.darkAnchor
         }
     }
+
+    /// Thresholds of `ExposureStats.whiteBackground`. On the labelled trips (all 681 over-exposed
+    /// frames and 291 clean ones), 8 over-exposed frames had every edge clipped 0.8 or more, each
+    /// with 77–100 % of its centre clipped too and a 1st percentile of 0.26–0.98; a kitten, a coin
+    /// and a laptop photographed on white (held-out photographs) clip their edges 0.84–1, their
+    /// centres 0–0.24, and keep blacks under 0.12.
+    static let whiteEdges = 0.8, clearCentre = 0.3, darkAnchor = 0.15
 
     /// Luma histogram statistics. Clipping is counted in regions (8×8 blocks most
     /// of whose pixels are clipped), so dark or bright speckles in texture are not
@@ -335,6 +357,7 @@ public struct QualityAnalyzer: Analyzer {
         // blown sky pulls the block's mean under white, but not its median.
         let b = min(parameters.int("clipBlock"), w, h), bw = w / b, bh = h / b
         var highBlocks = 0, lowBlocks = 0
+        var clipped = [Bool](repeating: false, count: bw * bh)
         y.withUnsafeBufferPointer { p in
             for by in 0..<bh {
                 for bx in 0..<bw {
@@ -345,7 +368,7 @@ public struct QualityAnalyzer: Analyzer {
                             if v >= 250 { hi += 1 } else if v <= 5 { lo += 1 }
                         }
                     }
-                    if 4 * hi >= 3 * b * b { highBlocks += 1 }
+                    if 4 * hi >= 3 * b * b { highBlocks += 1; clipped[by * bw + bx] = true }
                     if 4 * lo >= 3 * b * b { lowBlocks += 1 }
                 }
             }
@@ -353,7 +376,29 @@ public struct QualityAnalyzer: Analyzer {
         let blockCount = Double(max(1, bw * bh))
         let high = Double(highBlocks) / blockCount, low = Double(lowBlocks) / blockCount
         let white = pct(0.99) / 255, black = pct(0.01) / 255
-        return ExposureStats(mean: sum / n / 255, median: pct(0.5) / 255, high: high, low: low, range: white - black, white: white, black: black)
+        var stats = ExposureStats(mean: sum / n / 255, median: pct(0.5) / 255, high: high, low: low, range: white - black, white: white, black: black)
+        // Where the clipped blocks are: each edge's outer ring, and the centre half of the frame.
+        // An edge is the most clipped of its three outer rows (or columns) of blocks: a thin frame
+        // line or a JPEG's last partial block does not hide a white background.
+        if bw >= 8, bh >= 8 {
+            func row(_ by: Int) -> Double { Double((0..<bw).filter { clipped[by * bw + $0] }.count) / Double(bw) }
+            func column(_ bx: Int) -> Double { Double((0..<bh).filter { clipped[$0 * bw + bx] }.count) / Double(bh) }
+            let rings = 0..<3
+            stats.edgeClipped = [rings.map { row($0) }.max()!, rings.map { row(bh - 1 - $0) }.max()!,
+                                 rings.map { column($0) }.max()!, rings.map { column(bw - 1 - $0) }.max()!].min()!
+            var centre = 0, centreCount = 0
+            for by in (bh / 4)..<(bh - bh / 4) {
+                for bx in (bw / 4)..<(bw - bw / 4) {
+                    centreCount += 1
+                    if clipped[by * bw + bx] { centre += 1 }
+                }
+            }
+            stats.centreClipped = Double(centre) / Double(max(1, centreCount))
+        }
+        var underSum = 0.0, underCount = 0
+        for (v, c) in hist.enumerated() where v < 250 { underSum += Double(v * c); underCount += c }
+        if underCount > 0 { stats.unclippedMean = underSum / Double(underCount) / 255 }
+        return stats
     }
 
     /// Fraction of `clipBlock` blocks most of whose pixels have some channel at
@@ -437,6 +482,16 @@ public struct QualityAnalyzer: Analyzer {
     public static func colourBlown(_ fraction: Double) -> Double { exp(-max(0, fraction - 0.34) * 5) }
 
     public func exposureScore(_ e: ExposureStats) -> Double {
+        // A subject on white is judged without its background: its brightness is that of the
+        // pixels under white, and the white between its parts (a laptop's keyboard, 22 % of the
+        // centre) is background too.
+        if e.whiteBackground {
+            var subject = e
+            subject.high = 0
+            subject.mean = e.unclippedMean
+            subject.edgeClipped = 0
+            return exposureScore(subject)
+        }
         let allowance = 0.01 + 0.11 * min(1, max(0, (0.65 - e.mean) / 0.15))
         let highlight = exp(-max(0, e.high - allowance) * 15)
         let lowKey = min(1, max(0, (e.white - 0.6) / 0.15))

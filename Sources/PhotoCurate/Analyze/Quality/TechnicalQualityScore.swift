@@ -63,11 +63,17 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         /// card, a test file) stays near 0, the dullest real photo of the samples is at 13.
         /// `nil` in results of quality v14 and before.
         public var coarseSpread: Double?
+        /// Whether the frame is a subject on a white background (high key): every edge of the frame
+        /// clipped, its centre mostly not, and real blacks in it (`QualityAnalyzer.whiteBackground`).
+        /// `nil` in results of quality v16 and before.
+        public var whiteBackground: Bool?
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
-                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], darkestDeciles: [Double]? = nil, noiseNote: String? = nil, coarseSpread: Double? = nil) {
+                    medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], darkestDeciles: [Double]? = nil, noiseNote: String? = nil, coarseSpread: Double? = nil,
+                    whiteBackground: Bool? = nil) {
+            self.whiteBackground = whiteBackground
             self.darkestDeciles = darkestDeciles; self.coarseSpread = coarseSpread; self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
