@@ -63,46 +63,4 @@ final class GroupSmearTests: XCTestCase {
         XCTAssertFalse(GroupSmear.isSmeared(withMild), "\(String(describing: withMild))")
         XCTAssertFalse(GroupSmear.isPartlySmeared(withClean), "\(String(describing: withClean))")
     }
-
-    /// In a pair, the one sibling is the measure (select v46): a pair a stop or more apart that both
-    /// look right has no blur witness (`GroupBlur` takes it for two renditions of the view), and its
-    /// smeared frame was picked. A clean frame beside its smeared twin reads no smear; two clean
-    /// frames, one 1.3 stops brighter, neither.
-    func testInAPairTheOneSiblingIsTheMeasure() throws {
-        let smeared = try frame(smear: 24), clean = try frame(shiftX: 0.002), brighter = try frame(gain: 2.46, shiftX: 0.004)
-        let pair = GroupSmear.measure(members: [0, 1], photos: [smeared, clean])
-        XCTAssertGreaterThan(pair[0] ?? 0, GroupSmear.smeared / 2, "\(pair)")
-        XCTAssertLessThan(pair[1] ?? 0, GroupSmear.smeared / 2, "\(pair)")
-        let twins = GroupSmear.measure(members: [0, 1], photos: [clean, brighter])
-        XCTAssertLessThan(twins.values.max() ?? 0, GroupSmear.smeared / 2, "\(twins)")
-        // A grainy twin is no fair reference (grain dilutes its anisotropy), nor one pushed over a
-        // stop that looks wrong on its own: the clean frame gets no value against them.
-        var grainy = try frame(noise: 12, shiftX: 0.004)
-        grainy.technical.measurements.noiseSigma = 4
-        XCTAssertNil(GroupSmear.measure(members: [0, 1], photos: [clean, grainy])[0])
-        let base = [0.05, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.25, 0.3]
-        let srgb = { (l: Double) in l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055 }
-        let linear = { (v: Double) in v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
-        var dim = clean, lit = brighter
-        dim.technical.measurements.brightestDeciles = base
-        lit.technical.measurements.brightestDeciles = base.map { srgb(linear($0) * pow(2, 1.3)) }
-        XCTAssertNotNil(GroupSmear.measure(members: [0, 1], photos: [dim, lit])[0], "a twin 1.3 stops over that looks right")
-        lit.technical.exposure = 0.3
-        XCTAssertNil(GroupSmear.measure(members: [0, 1], photos: [dim, lit])[0], "a twin 1.3 stops over that looks wrong")
-
-        // Selection: the smeared frame, 1.3 stops darker and the better on its own, loses.
-        var frames = [smeared, clean]
-        frames[0].technical.measurements.brightestDeciles = base
-        frames[1].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * pow(2, 1.3)) }
-        frames[0].technical.overall = 0.95
-        frames[1].technical.overall = 0.9
-        for k in 0...1 { frames[k].technical.exposure = 0.95; frames[k].path = "f\(k).jpg" }
-        XCTAssertNil(GroupBlur.measure(members: [0, 1], photos: frames)[0], "two renditions: no blur witness")
-        let clustering = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(frames.enumerated().map { k, f in
-            ClusterInput(epoch: Double(k), latitude: nil, longitude: nil, print: f.print, quality: f.technical.overall, path: f.path)
-        })
-        XCTAssertEqual(clustering.clusters.count, 1)
-        let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 1])).run((frames, clustering))
-        XCTAssertEqual(s.picks, [1])
-    }
 }

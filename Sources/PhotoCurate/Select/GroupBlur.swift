@@ -141,18 +141,6 @@ public enum GroupBlur {
     /// Stops apart at which a sibling is no witness at all: a misexposed frame (the fault is 1.7).
     static let exposureFar = 1.7
 
-    /// Whether `j`, the one sibling of `i` in a pair, is a fair reference for `i`'s smear
-    /// (`GroupSmear`): not grainier (`grainy`), clipping no more (by 2 % of the frame), and either
-    /// under `exposureApart` away or looking right on its own (`GroupExposure.fineOnItsOwn`) and
-    /// under `exposureFar` away. A tone curve's shoulder flattens a frame pushed 2 stops, and a
-    /// white flower read 0.7 px² smeared against its twin 1.5 stops over it.
-    static func fairPairReference(_ j: SelectInput, for i: SelectInput) -> Bool {
-        let mi = i.technical.measurements, mj = j.technical.measurements
-        let apart = abs(GroupExposure.difference(mi, mj))
-        return !grainy(j, than: i) && mj.clippedHighlights <= mi.clippedHighlights + 0.02
-            && (apart < exposureApart || (apart < exposureFar && j.technical.exposure >= GroupExposure.fineOnItsOwn))
-    }
-
     /// Extra blur in one orientation (Δσ², analysis px²) at which a frame is smeared against
     /// another. Over the development trips and the second generator's, a smeared frame is
     /// this much blurrier than its group's best in its worst orientation in 77–89 % of

@@ -408,14 +408,7 @@ public struct SelectStage: BarrierStage {
         let groups = clustering.clusters.map(\.photos)
         let lift = Self.sceneExposure(groups: groups, photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
         var tech = photos.indices.map { i -> Double in
-            // A frame that no sibling witnesses for blur (a pair a stop or more apart that both look
-            // right: `GroupBlur` takes them for two renditions) still pays for a smear measured
-            // within itself (`GroupSmear`), which a gain or a tone curve leaves alone, beyond what
-            // clean frames read (half of `GroupSmear.smeared`): a frame smeared 3.2 px per 1000 px
-            // read 0.58 px² against its clean twin 1.35 stops brighter, the twin −0.11, the camera
-            // files' HDR twins 0.03–0.12; the smeared frame was picked (a held-out trip; select v46).
-            let unwitnessedSmear = groupBlur[i] == nil ? groupSmear[i].map { max(0, $0 - GroupSmear.smeared / 2) } : nil
-            let blur = (groupBlur[i]?.sigma ?? unwitnessedSmear?.squareRoot()).map { 1 / (1 + pow($0 / blurRef, 4)) } ?? 1
+            let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
