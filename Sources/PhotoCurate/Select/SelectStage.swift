@@ -167,7 +167,9 @@ public struct SelectStage: BarrierStage {
     /// 46: nor of a sibling blurred (`blurRef`) or smeared (`GroupSmear.smeared`) against the group.
     /// 47: a pair's brighter frame that is a subject on white (`whiteBackground`, quality v17) is no
     ///     blown misfire, and its twin short of white is (`GroupExposure.shortOfPair`, `blownOfPair`).
-    public static let version = 47
+    /// 48: a high-key frame judged on its subject (quality v18) that its burst reads a stop or more
+    ///     brighter is judged on the whole frame (`unliftedExposure`).
+    public static let version = 48
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -410,8 +412,14 @@ public struct SelectStage: BarrierStage {
         var tech = photos.indices.map { i -> Double in
             let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
             let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
+            // High key excuses the brightness of a frame that agrees with its burst, not of one
+            // that its burst reads a stop or more brighter: that frame is judged on the whole
+            // frame, as before quality v18 (select v48).
+            let m = photos[i].technical.measurements
+            let unlift = (groupExposure[i] ?? 0) >= GroupExposure.misfire
+                ? m.unliftedExposure.map { pow(max(1e-4, $0) / max(1e-4, photos[i].technical.exposure), Self.exposureWeight) } ?? 1 : 1
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
-            return r6(photos[i].technical.overall * (lift[i] ?? 1) * blur * exposure * grain)
+            return r6(photos[i].technical.overall * (lift[i] ?? 1) * unlift * blur * exposure * grain)
         }
         let blown = photos.map(\.technical.measurements.clippedHighlights)
         let unconfirmed = parameters["uncorroborated"] < 1

@@ -43,13 +43,19 @@ public struct QualityAnalyzer: Analyzer {
     /// 17: a subject on a white background (`whiteBackground`) is high key, not over-exposed: its clipped
     ///     background counts neither as clipped highlights nor as blown colour, and its brightness is
     ///     judged on what is not background.
-    public static let version = 17
+    /// 18: a subject before a bright, flat backdrop joined to the border (`highKey`: a product on a
+    ///     white or grey sweep) is also judged on its own tones, and the better reading stands.
+    public static let version = 18
     public static let parameterSpecs: [ParameterSpec] = [
         ParameterSpec("tiles", 6, in: 2...16, integer: true, "tiles per side for the local sharpness measure"),
         ParameterSpec("sharpTileQuantile", 0.1, in: 0...1, "which tile sets the sharpness (0 = sharpest tile, 0.5 = median)"),
         ParameterSpec("motionFree", 1.3, in: 1...3, "direction ratio that content alone reaches (wings, ripples); only the excess counts as motion"),
         ParameterSpec("motionMinShare", 0.2, in: 0...0.5, "share of the edges a direction needs to count in the direction ratio (sparse directions are content, not motion)"),
         ParameterSpec("clipBlock", 8, in: 1...32, integer: true, "block size (px) in which clipping is counted: speckles smaller than this are not clipping"),
+        ParameterSpec("backdropLevel", 0.78, in: 0...1, "brightness (block mean, 0–1) from which a flat block joined to the border is backdrop (a studio sweep, a white table)"),
+        ParameterSpec("backdropFlat", 5, in: 0...50, "σ of luma (levels) in an 8×8 block up to which it is flat enough to be backdrop"),
+        ParameterSpec("highKeyBackdrop", 0.3, in: 0...1, "share of the frame that is backdrop from which a frame is high key and its subject's own tones are judged too; 1 turns this off"),
+        ParameterSpec("highKeyBorder", 0.5, in: 0...1, "share of the frame's border that is backdrop for high key (a subject with backdrop round it, not a sky along one edge)"),
         ParameterSpec("edgeWidthRef", 2.4, in: 0.5...6, "edge σ (px) at which sharpness is 0.5"),
         ParameterSpec("noiseRef", 3.0, in: 0.5...20, "noise σ (levels) at which the noise score is 0.5"),
         ParameterSpec("grainRef", 8.0, in: 1...40, "per-pixel grain σ at 100 % (levels, JPEG only) at which the noise score is 0.5: the smallest grain a person rejects"),
@@ -90,7 +96,16 @@ public struct QualityAnalyzer: Analyzer {
         let noise = thumbnail ? 1 : grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) }
             ?? 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
         // Colour blown beyond what luma clips: a white background blows every channel and is no fault.
-        let exposure = exposureScore(expo) * Self.colourBlown(expo.whiteBackground ? max(0, colourClip - expo.high) : colourClip)
+        let frameExposure = exposureScore(expo) * Self.colourBlown(expo.whiteBackground ? max(0, colourClip - expo.high) : colourClip)
+        // High key: a subject before a bright backdrop that looks right on its own tones is
+        // judged on them, its backdrop's blown colour forgiven. A subject that looks wrong too is
+        // no excuse: a frame pushed two stops, 74 % blown, kept its luma-only 0.11 when the
+        // backdrop was forgiven, and filled a top 20 ahead of its scene's clean frame.
+        var exposure = frameExposure, unlifted: Double? = nil
+        if expo.highKey, let tones = expo.subject {
+            let subject = Self.subjectScore(tones) * Self.colourBlown(max(0, colourClip - expo.backdrop))
+            if subject >= Self.highKeySubject && subject > frameExposure { unlifted = frameExposure; exposure = subject }
+        }
         let thirds = Self.thirdsAlignment(sal.x, sal.y)
         let size = sal.size <= 0.02 ? sal.size / 0.02 : sal.size <= 0.4 ? 1 : max(0, 1 - (sal.size - 0.4) / 0.6)
         let composition = 0.65 * thirds + 0.35 * size
@@ -109,7 +124,9 @@ public struct QualityAnalyzer: Analyzer {
                                 saliencyX: r(sal.x), saliencyY: r(sal.y), subjectSize: r(sal.size), medianLuma: r(expo.median),
                                 grainNative: grain.map(r), clippedColour: r(colourClip), brightestDeciles: deciles.map(r), darkestDeciles: darkest.map(r),
                                 noiseNote: thumbnail ? "not judged: a \(w)×\(h) thumbnail has no flat area to show grain in" : nil,
-                                coarseSpread: r(Self.coarseSpread(y, w, h)), whiteBackground: expo.whiteBackground))
+                                coarseSpread: r(Self.coarseSpread(y, w, h)), whiteBackground: expo.whiteBackground,
+                                backdrop: r(expo.backdrop), highKey: expo.highKey,
+                                subjectExposure: expo.subject.map { r(Self.subjectScore($0)) }, unliftedExposure: unlifted.map(r)))
     }
 
     /// σ of the luma means of a 16×16 grid of blocks (levels): how much the frame's brightness
@@ -320,6 +337,14 @@ public struct QualityAnalyzer: Analyzer {
         /// three outer rows or columns of blocks), and in its centre half; the mean of the pixels under
         /// white (0–1).
         public var edgeClipped: Double = 0, centreClipped: Double = 0, unclippedMean: Double = 0
+        /// Share of the frame that is a bright, flat backdrop joined to its border (`backdrop`), and
+        /// share of the border's blocks that are backdrop.
+        public var backdrop: Double = 0, backdropBorder: Double = 0
+        /// The tones of what is not backdrop; `nil` when the whole frame is.
+        public var subject: SubjectTones?
+        /// A subject before a bright backdrop (`QualityAnalyzer.exposureStats`): its exposure is also
+        /// read on the subject's own tones.
+        public var highKey = false
         public init(mean: Double, median: Double = 0, high: Double, low: Double, range: Double, white: Double, black: Double) {
             self.mean = mean; self.median = median; self.high = high; self.low = low; self.range = range; self.white = white; self.black = black
             self.unclippedMean = mean
@@ -341,6 +366,12 @@ public struct QualityAnalyzer: Analyzer {
             s.mean = unclippedMean
             return s
         }
+    }
+
+    /// The tones of a frame apart from its backdrop (`ExposureStats.subject`): its share of the
+    /// frame, mean and white and black points (0–1), and its shares of clipped and crushed blocks.
+    public struct SubjectTones: Sendable, Equatable {
+        public var share, mean, high, low, white, black: Double
     }
 
     /// Thresholds of `ExposureStats.whiteBackground`. On the labelled trips (all 681 over-exposed
@@ -368,19 +399,25 @@ public struct QualityAnalyzer: Analyzer {
         // blown sky pulls the block's mean under white, but not its median.
         let b = min(parameters.int("clipBlock"), w, h), bw = w / b, bh = h / b
         var highBlocks = 0, lowBlocks = 0
-        var clipped = [Bool](repeating: false, count: bw * bh)
+        var clipped = [Bool](repeating: false, count: bw * bh), crushed = clipped
+        var blockMean = [Float](repeating: 0, count: bw * bh), blockSD = blockMean
         y.withUnsafeBufferPointer { p in
             for by in 0..<bh {
                 for bx in 0..<bw {
                     var hi = 0, lo = 0
+                    var s: Float = 0, s2: Float = 0
                     for yy in (by * b)..<(by * b + b) {
                         for xx in (bx * b)..<(bx * b + b) {
                             let v = p[yy * w + xx]
+                            s += v; s2 += v * v
                             if v >= 250 { hi += 1 } else if v <= 5 { lo += 1 }
                         }
                     }
+                    let m = s / Float(b * b)
+                    blockMean[by * bw + bx] = m
+                    blockSD[by * bw + bx] = max(0, s2 / Float(b * b) - m * m).squareRoot()
                     if 4 * hi >= 3 * b * b { highBlocks += 1; clipped[by * bw + bx] = true }
-                    if 4 * lo >= 3 * b * b { lowBlocks += 1 }
+                    if 4 * lo >= 3 * b * b { lowBlocks += 1; crushed[by * bw + bx] = true }
                 }
             }
         }
@@ -409,8 +446,76 @@ public struct QualityAnalyzer: Analyzer {
         var underSum = 0.0, underCount = 0
         for (v, c) in hist.enumerated() where v < 250 { underSum += Double(v * c); underCount += c }
         if underCount > 0 { stats.unclippedMean = underSum / Double(underCount) / 255 }
+        if bw >= 8, bh >= 8 {
+            let backdrop = Self.backdrop(blockMean: blockMean, blockSD: blockSD, bw, bh, level: Float(255 * parameters["backdropLevel"]), flat: Float(parameters["backdropFlat"]))
+            stats.backdrop = Double(backdrop.count { $0 }) / blockCount
+            var ring = 0, ringCount = 0
+            for by in 0..<bh { for bx in 0..<bw where by == 0 || bx == 0 || by == bh - 1 || bx == bw - 1 { ringCount += 1; if backdrop[by * bw + bx] { ring += 1 } } }
+            stats.backdropBorder = Double(ring) / Double(max(1, ringCount))
+            // The subject's own tones: the pixels of every block that is not backdrop.
+            var sub = [Int](repeating: 0, count: 256), subSum = 0.0, subBlocks = 0, subHigh = 0, subLow = 0
+            y.withUnsafeBufferPointer { p in
+                for by in 0..<bh {
+                    for bx in 0..<bw where !backdrop[by * bw + bx] {
+                        subBlocks += 1
+                        if clipped[by * bw + bx] { subHigh += 1 }
+                        if crushed[by * bw + bx] { subLow += 1 }
+                        for yy in (by * b)..<(by * b + b) {
+                            for xx in (bx * b)..<(bx * b + b) {
+                                let v = p[yy * w + xx]
+                                sub[min(255, max(0, Int(v)))] += 1; subSum += Double(v)
+                            }
+                        }
+                    }
+                }
+            }
+            let count = subBlocks * b * b
+            if count > 0 {
+                func subPct(_ q: Double) -> Double {
+                    var acc = 0
+                    let target = Int(q * Double(count))
+                    for (i, c) in sub.enumerated() { acc += c; if acc > target { return Double(i) } }
+                    return 255
+                }
+                stats.highKey = stats.backdrop >= parameters["highKeyBackdrop"] && stats.backdropBorder >= parameters["highKeyBorder"]
+                    && Double(subBlocks) / blockCount >= 0.05
+                stats.subject = SubjectTones(share: Double(subBlocks) / blockCount, mean: subSum / Double(count) / 255,
+                                             high: Double(subHigh) / Double(subBlocks), low: Double(subLow) / Double(subBlocks),
+                                             white: subPct(0.99) / 255, black: subPct(0.01) / 255)
+            }
+        }
         return stats
     }
+
+    /// The blocks of a bright, flat backdrop joined to the frame's border: a studio sweep, a white
+    /// table, a grey card behind a product. Each is at least `level` bright and flat (σ at most
+    /// `flat` levels: grain averages out, texture does not), and reached from a border block
+    /// through such blocks whose means step by at most `backdropStep` levels, so a gradient
+    /// sweep is one backdrop while a bright object in front of it is not.
+    static func backdrop(blockMean m: [Float], blockSD sd: [Float], _ bw: Int, _ bh: Int, level: Float, flat: Float) -> [Bool] {
+        var fill = [Bool](repeating: false, count: bw * bh)
+        func candidate(_ k: Int) -> Bool { m[k] >= level && sd[k] <= flat }
+        var queue: [Int] = []
+        for by in 0..<bh {
+            for bx in 0..<bw where (by == 0 || bx == 0 || by == bh - 1 || bx == bw - 1) && candidate(by * bw + bx) {
+                fill[by * bw + bx] = true
+                queue.append(by * bw + bx)
+            }
+        }
+        var head = 0
+        while head < queue.count {
+            let k = queue[head]; head += 1
+            let bx = k % bw, by = k / bw
+            for (nx, ny) in [(bx + 1, by), (bx - 1, by), (bx, by + 1), (bx, by - 1)] where nx >= 0 && ny >= 0 && nx < bw && ny < bh {
+                let n = ny * bw + nx
+                if !fill[n] && candidate(n) && abs(m[n] - m[k]) <= backdropStep { fill[n] = true; queue.append(n) }
+            }
+        }
+        return fill
+    }
+
+    /// Largest step (levels) between neighbouring blocks' means inside one backdrop.
+    static let backdropStep: Float = 8
 
     /// Fraction of `clipBlock` blocks most of whose pixels have some channel at
     /// white (≥ 250). A blown yellow petal keeps its luma near 0.89 (blue is low),
@@ -492,15 +597,39 @@ public struct QualityAnalyzer: Analyzer {
     /// colours and a blown sky), ½ at 48 %, 0.04 at 97 %. Luma misses a channel blown everywhere.
     public static func colourBlown(_ fraction: Double) -> Double { exp(-max(0, fraction - 0.34) * 5) }
 
+    /// The exposure score of the whole frame (a subject on white without its background); a
+    /// high-key subject's own reading is `subjectScore`.
     public func exposureScore(_ stats: ExposureStats) -> Double {
-        // A subject on white is judged without its background.
         let e = stats.whiteBackground ? stats.withoutBackground : stats
-        let allowance = 0.01 + 0.11 * min(1, max(0, (0.65 - e.mean) / 0.15))
-        let highlight = exp(-max(0, e.high - allowance) * 15)
-        let lowKey = min(1, max(0, (e.white - 0.6) / 0.15))
-        let shadow = pow(exp(-max(0, e.low - 0.08) * 8), 1 - lowKey)
-        let brightEnd = pow(min(1, e.white / 0.7), 2)
-        let mid = pow(exp(-pow((e.mean - 0.45) / 0.36, 2)), e.mean < 0.45 ? 1 - lowKey : 1)
+        return Self.toneScore(mean: e.mean, high: e.high, low: e.low, white: e.white)
+    }
+
+    /// Subject exposure score from which a high-key frame is judged on its subject: one that
+    /// looks right on its own. A pushed frame is not let off by this when its subject is
+    /// washed out too; when it is not, its burst still reads it stops over (`GroupExposure`), and
+    /// selection then judges it on the whole frame (`unliftedExposure`).
+    static let highKeySubject = 0.5
+
+    /// The exposure score of a subject before a backdrop, stricter than a whole frame's in two
+    /// ways that tell a pushed frame from a clean one. The subject may clip nothing (a whole
+    /// frame may clip a sky; here the sky is the backdrop), and its blacks must stay down: two
+    /// stops lift a 0.05 black to 0.13, a 0.1 one to 0.2. On the labelled trips the subjects of
+    /// over-exposed frames before a backdrop had blacks at 0.17 and 5 % clipped (medians), clean
+    /// ones 0.06 and none; white devices on white (held-out product shots) reach 0.20–0.22.
+    static func subjectScore(_ s: SubjectTones) -> Double {
+        toneScore(mean: s.mean, high: s.high, low: s.low, white: s.white, allowance: 0, clipSteepness: 30)
+            * exp(-pow(max(0, s.black - 0.2) / 0.1, 2))
+    }
+
+    /// The exposure score of a set of tones: mean (0–1), share of clipped and crushed blocks,
+    /// white point (99th percentile, 0–1).
+    static func toneScore(mean: Double, high: Double, low: Double, white: Double, allowance: Double? = nil, clipSteepness: Double = 15) -> Double {
+        let allowance = allowance ?? (0.01 + 0.11 * min(1, max(0, (0.65 - mean) / 0.15)))
+        let highlight = exp(-max(0, high - allowance) * clipSteepness)
+        let lowKey = min(1, max(0, (white - 0.6) / 0.15))
+        let shadow = pow(exp(-max(0, low - 0.08) * 8), 1 - lowKey)
+        let brightEnd = pow(min(1, white / 0.7), 2)
+        let mid = pow(exp(-pow((mean - 0.45) / 0.36, 2)), mean < 0.45 ? 1 - lowKey : 1)
         return highlight * shadow * brightEnd * mid
     }
 

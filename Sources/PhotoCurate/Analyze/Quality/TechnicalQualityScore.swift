@@ -67,13 +67,24 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         /// clipped, its centre mostly not, and real blacks in it (`QualityAnalyzer.whiteBackground`).
         /// `nil` in results of quality v16 and before.
         public var whiteBackground: Bool?
+        /// Share of the frame that is a bright, flat backdrop joined to its border, whether the frame
+        /// is high key for it (`QualityAnalyzer.ExposureStats.highKey`), and the exposure score of
+        /// the subject's own tones. `nil` in results of quality v17 and before.
+        public var backdrop: Double?
+        public var highKey: Bool?
+        public var subjectExposure: Double?
+        /// The whole frame's exposure score when the subject's stands in its place (a high-key frame
+        /// judged on its subject); `nil` otherwise. Selection uses it for a frame its burst reads a
+        /// stop or more brighter than the rest.
+        public var unliftedExposure: Double?
 
         public init(edgeWidth: Double, edgeWidthGlobal: Double, motionRatio: Double, edgeCount: Int, laplacianVariance: Double,
                     noiseSigma: Double, meanLuma: Double, clippedHighlights: Double, clippedShadows: Double, dynamicRange: Double,
                     whitePoint: Double, blackPoint: Double, subjectEdgeWidth: Double = 0, saliencyX: Double, saliencyY: Double, subjectSize: Double,
                     medianLuma: Double? = nil, grainNative: Double? = nil, clippedColour: Double = 0, brightestDeciles: [Double] = [], darkestDeciles: [Double]? = nil, noiseNote: String? = nil, coarseSpread: Double? = nil,
-                    whiteBackground: Bool? = nil) {
-            self.whiteBackground = whiteBackground
+                    whiteBackground: Bool? = nil, backdrop: Double? = nil, highKey: Bool? = nil, subjectExposure: Double? = nil, unliftedExposure: Double? = nil) {
+            self.whiteBackground = whiteBackground; self.backdrop = backdrop; self.highKey = highKey; self.subjectExposure = subjectExposure
+            self.unliftedExposure = unliftedExposure
             self.darkestDeciles = darkestDeciles; self.coarseSpread = coarseSpread; self.noiseNote = noiseNote; self.grainNative = grainNative; self.clippedColour = clippedColour; self.brightestDeciles = brightestDeciles
             self.edgeWidth = edgeWidth; self.edgeWidthGlobal = edgeWidthGlobal; self.motionRatio = motionRatio; self.edgeCount = edgeCount
             self.laplacianVariance = laplacianVariance; self.noiseSigma = noiseSigma; self.meanLuma = meanLuma
@@ -88,7 +99,9 @@ public struct TechnicalQualityScore: Codable, Sendable, Equatable {
         let m = measurements
         return [
             ("sharpness", sharpness, String(format: "edges spread σ=%.2f px on the subject, %.2f in the sharpest tiles, %.2f overall (direction ratio %.2f, %d edges)", m.subjectEdgeWidth, m.edgeWidth, m.edgeWidthGlobal, m.motionRatio, m.edgeCount)),
-            ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped, %.1f%% blown in some colour", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows, 100 * m.clippedColour)),
+            ("exposure", exposure, String(format: "median luma %.2f, mean %.2f, white point %.2f, %.1f%% highlights and %.1f%% shadows clipped, %.1f%% blown in some colour", m.medianLuma, m.meanLuma, m.whitePoint, 100 * m.clippedHighlights, 100 * m.clippedShadows, 100 * m.clippedColour)
+                + (m.highKey == true ? String(format: "; high key: %.0f%% of the frame is a bright backdrop, the subject alone scores %.2f", 100 * (m.backdrop ?? 0), m.subjectExposure ?? 0)
+                   + (m.unliftedExposure.map { String(format: " and stands for the frame (%.2f as a whole)", $0) } ?? "") : "")),
             ("noise", noise, m.noiseNote ?? String(format: "noise σ≈%.2f levels in the flattest areas", m.noiseSigma)
                 + (m.grainNative.map { String(format: "; grain σ %.2f levels per pixel at 100 %%", $0) } ?? "")),
             ("composition", composition, String(format: "subject at (%.2f, %.2f), %.0f%% of the frame", m.saliencyX, m.saliencyY, 100 * m.subjectSize)
