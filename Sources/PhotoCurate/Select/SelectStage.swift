@@ -168,7 +168,8 @@ public struct SelectStage: BarrierStage {
     /// 47: a pair's brighter frame that is a subject on white (`whiteBackground`, quality v17) is no
     ///     blown misfire, and its twin short of white is (`GroupExposure.shortOfPair`, `blownOfPair`).
     /// 48: a high-key frame judged on its subject (quality v18) that its burst reads a stop or more
-    ///     brighter is judged on the whole frame (`unliftedExposure`).
+    ///     brighter is judged on the whole frame (`unliftedExposure`); a high-key majority is its
+    ///     scene's exposure, at least as good as any sibling's reading alone (`sceneExposure`).
     public static let version = 48
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
@@ -222,9 +223,19 @@ public struct SelectStage: BarrierStage {
         var out: [Int: Double] = [:]
         for members in groups where members.count > 1 {
             // A misfire is no measure of the scene: 2 stops over, a dark scene's frame looked perfect.
-            guard let bestFrame = members.filter({ abs(groupExposure[$0] ?? 0) < GroupExposure.misfire })
-                .max(by: { photos[$0].technical.exposure < photos[$1].technical.exposure }) else { continue }
-            let best = photos[bestFrame].technical.exposure
+            let agreeing = members.filter { abs(groupExposure[$0] ?? 0) < GroupExposure.misfire }
+            guard let bestFrame = agreeing.max(by: { photos[$0].technical.exposure < photos[$1].technical.exposure }) else { continue }
+            var best = photos[bestFrame].technical.exposure
+            // Unless the scene is high key: then a majority agreeing on its exposure, each frame a
+            // subject before a bright backdrop, is the scene's exposure, however the frames read on
+            // their own, and a misfire that reads better alone only turned the backdrop grey. Two
+            // clean frames of a device on white (0.00 alone, white in clipped blocks round the
+            // subject) lost to their twin 2 stops under (0.55 alone), which was picked (select v48).
+            if agreeing.count >= 2, agreeing.count * 2 > members.count,
+               agreeing.allSatisfy({ photos[$0].technical.measurements.highKey == true }),
+               let brightest = members.map({ photos[$0].technical.exposure }).max() {
+                best = max(best, brightest)
+            }
             guard best > 0 else { continue }
             func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedHighlights }
             for i in members {
