@@ -389,12 +389,7 @@ public struct QualityAnalyzer: Analyzer {
         var sum = 0.0
         for v in y { hist[min(255, max(0, Int(v)))] += 1; sum += Double(v) }
         let n = Double(max(1, y.count))
-        func pct(_ p: Double) -> Double {
-            var acc = 0
-            let target = Int(p * n)
-            for (i, c) in hist.enumerated() { acc += c; if acc > target { return Double(i) } }
-            return 255
-        }
+        func pct(_ p: Double) -> Double { Self.percentile(hist, of: n, p) }
         // A block is clipped when most of its pixels are (its median is): grain on a
         // blown sky pulls the block's mean under white, but not its median.
         let b = min(parameters.int("clipBlock"), w, h), bw = w / b, bh = h / b
@@ -449,9 +444,8 @@ public struct QualityAnalyzer: Analyzer {
         if bw >= 8, bh >= 8 {
             let backdrop = Self.backdrop(blockMean: blockMean, blockSD: blockSD, bw, bh, level: Float(255 * parameters["backdropLevel"]), flat: Float(parameters["backdropFlat"]))
             stats.backdrop = Double(backdrop.count { $0 }) / blockCount
-            var ring = 0, ringCount = 0
-            for by in 0..<bh { for bx in 0..<bw where by == 0 || bx == 0 || by == bh - 1 || bx == bw - 1 { ringCount += 1; if backdrop[by * bw + bx] { ring += 1 } } }
-            stats.backdropBorder = Double(ring) / Double(max(1, ringCount))
+            let ring = Self.borderBlocks(bw, bh)
+            stats.backdropBorder = Double(ring.count { backdrop[$0] }) / Double(max(1, ring.count))
             // The subject's own tones: the pixels of every block that is not backdrop.
             var sub = [Int](repeating: 0, count: 256), subSum = 0.0, subBlocks = 0, subHigh = 0, subLow = 0
             y.withUnsafeBufferPointer { p in
@@ -469,19 +463,13 @@ public struct QualityAnalyzer: Analyzer {
                     }
                 }
             }
-            let count = subBlocks * b * b
+            let count = Double(subBlocks * b * b)
             if count > 0 {
-                func subPct(_ q: Double) -> Double {
-                    var acc = 0
-                    let target = Int(q * Double(count))
-                    for (i, c) in sub.enumerated() { acc += c; if acc > target { return Double(i) } }
-                    return 255
-                }
-                stats.highKey = stats.backdrop >= parameters["highKeyBackdrop"] && stats.backdropBorder >= parameters["highKeyBorder"]
-                    && Double(subBlocks) / blockCount >= 0.05
-                stats.subject = SubjectTones(share: Double(subBlocks) / blockCount, mean: subSum / Double(count) / 255,
-                                             high: Double(subHigh) / Double(subBlocks), low: Double(subLow) / Double(subBlocks),
-                                             white: subPct(0.99) / 255, black: subPct(0.01) / 255)
+                let tones = SubjectTones(share: Double(subBlocks) / blockCount, mean: subSum / count / 255,
+                                         high: Double(subHigh) / Double(subBlocks), low: Double(subLow) / Double(subBlocks),
+                                         white: Self.percentile(sub, of: count, 0.99) / 255, black: Self.percentile(sub, of: count, 0.01) / 255)
+                stats.subject = tones
+                stats.highKey = stats.backdrop >= parameters["highKeyBackdrop"] && stats.backdropBorder >= parameters["highKeyBorder"] && tones.share >= 0.05
             }
         }
         return stats
@@ -495,23 +483,34 @@ public struct QualityAnalyzer: Analyzer {
     static func backdrop(blockMean m: [Float], blockSD sd: [Float], _ bw: Int, _ bh: Int, level: Float, flat: Float) -> [Bool] {
         var fill = [Bool](repeating: false, count: bw * bh)
         func candidate(_ k: Int) -> Bool { m[k] >= level && sd[k] <= flat }
-        var queue: [Int] = []
-        for by in 0..<bh {
-            for bx in 0..<bw where (by == 0 || bx == 0 || by == bh - 1 || bx == bw - 1) && candidate(by * bw + bx) {
-                fill[by * bw + bx] = true
-                queue.append(by * bw + bx)
-            }
-        }
+        var queue = borderBlocks(bw, bh).filter(candidate)
+        for k in queue { fill[k] = true }
         var head = 0
         while head < queue.count {
             let k = queue[head]; head += 1
-            let bx = k % bw, by = k / bw
-            for (nx, ny) in [(bx + 1, by), (bx - 1, by), (bx, by + 1), (bx, by - 1)] where nx >= 0 && ny >= 0 && nx < bw && ny < bh {
-                let n = ny * bw + nx
+            let bx = k % bw
+            func visit(_ n: Int) {
                 if !fill[n] && candidate(n) && abs(m[n] - m[k]) <= backdropStep { fill[n] = true; queue.append(n) }
             }
+            if bx + 1 < bw { visit(k + 1) }
+            if bx > 0 { visit(k - 1) }
+            if k + bw < bw * bh { visit(k + bw) }
+            if k >= bw { visit(k - bw) }
         }
         return fill
+    }
+
+    /// Indices of a bw×bh grid's outer ring of blocks, row by row.
+    static func borderBlocks(_ bw: Int, _ bh: Int) -> [Int] {
+        (0..<(bw * bh)).filter { k in k < bw || k >= bw * (bh - 1) || k % bw == 0 || k % bw == bw - 1 }
+    }
+
+    /// The value (0–255) under which a share `p` of a 256-bin histogram holding `count` values lies.
+    static func percentile(_ hist: [Int], of count: Double, _ p: Double) -> Double {
+        var acc = 0
+        let target = Int(p * count)
+        for (i, c) in hist.enumerated() { acc += c; if acc > target { return Double(i) } }
+        return 255
     }
 
     /// Largest step (levels) between neighbouring blocks' means inside one backdrop.
