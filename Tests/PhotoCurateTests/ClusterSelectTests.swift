@@ -493,6 +493,20 @@ final class ClusterSelectTests: XCTestCase {
         }
         let ev4 = GroupExposure.measure(members: [0, 1, 2, 3], photos: clipping)
         for i in 2...3 { XCTAssertLessThan(abs(try XCTUnwrap(ev4[i])), 0.3, "\(ev4)") }
+        // og199's rabbits on hay: the pushed pair clips 4 and 9 % and looks as right on its own as
+        // the clean pair, which reaches 0.73 and 0.86 clipping nothing. As in a pair, the camp that
+        // clips nothing is the scene's exposure (select v49).
+        let hay = [input(0.41, exposure: 0.95, whitePoint: 1, clipped: 0.088), input(0.36, exposure: 0.99, whitePoint: 1, clipped: 0.043),
+                   input(0.19, exposure: 1, whitePoint: 0.86), input(0.16, exposure: 0.94, whitePoint: 0.73)]
+        let ev5 = GroupExposure.measure(members: [0, 1, 2, 3], photos: hay)
+        for i in 0...1 { XCTAssertGreaterThan(try XCTUnwrap(ev5[i]), 1.5, "\(ev5)") }
+        for i in 2...3 { XCTAssertLessThan(abs(try XCTUnwrap(ev5[i])), 0.5, "\(ev5)") }
+        // A darker pair that stops short of white (0.5) is not shown right by clipping nothing: the look decides.
+        let short = hay.enumerated().map { k, p -> SelectInput in
+            k < 2 ? p : input(p.technical.measurements.medianLuma, exposure: p.technical.exposure, whitePoint: 0.5)
+        }
+        let ev6 = GroupExposure.measure(members: [0, 1, 2, 3], photos: short)
+        for i in 0...1 { XCTAssertLessThan(abs(try XCTUnwrap(ev6[i])), 0.5, "\(ev6)") }
     }
 
     /// Four frames two stops under, two clean, one two stops over: the median is the under

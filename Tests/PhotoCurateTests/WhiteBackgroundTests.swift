@@ -69,5 +69,16 @@ final class WhiteBackgroundTests: XCTestCase {
         var notWhite = photos
         notWhite[0].technical.measurements.whiteBackground = false
         XCTAssertEqual(GroupExposure.blownOfPair(0, 1, d, notWhite), 0, "without it, the blown frame is the misfire")
+        // A high-key frame judged on its subject (quality v18) is bright by design as well (select v49).
+        var highKey = notWhite
+        highKey[0].technical.measurements.highKey = true
+        highKey[0].technical.measurements.unliftedExposure = 0.0
+        XCTAssertNil(GroupExposure.blownOfPair(0, 1, d, highKey))
+        XCTAssertEqual(GroupExposure.shortOfPair(0, 1, d, highKey), 1)
+        XCTAssertNotNil(GroupExposure.measure(members: [0, 1], photos: highKey)[1], "the twin short of white reads as the misfire")
+        XCTAssertNil(GroupExposure.measure(members: [0, 1], photos: highKey)[0])
+        // Its backdrop reached but its subject too poor to stand for the frame: no lift, so a blown misfire.
+        highKey[0].technical.measurements.unliftedExposure = nil
+        XCTAssertEqual(GroupExposure.blownOfPair(0, 1, d, highKey), 0)
     }
 }

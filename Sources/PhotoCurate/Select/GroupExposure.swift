@@ -73,10 +73,20 @@ public enum GroupExposure {
     /// clean frame read 0.56, its twin pushed 2.2 stops with 70 % blown read 0.66).
     static func blownOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
         let (mi, mj) = (photos[i].technical.measurements, photos[j].technical.measurements)
-        // A subject on white blows its background by design, not by a push (select v47).
-        if iOverJ >= misfire && mi.clippedColour - mj.clippedColour >= blownMargin && mi.whiteBackground != true { return i }
-        if -iOverJ >= misfire && mj.clippedColour - mi.clippedColour >= blownMargin && mj.whiteBackground != true { return j }
+        // A subject on white blows its background by design, not by a push (select v47, v49).
+        if iOverJ >= misfire && mi.clippedColour - mj.clippedColour >= blownMargin && !brightByDesign(mi) { return i }
+        if -iOverJ >= misfire && mj.clippedColour - mi.clippedColour >= blownMargin && !brightByDesign(mj) { return j }
         return nil
+    }
+
+    /// Whether a frame is bright by design: a subject on white (`whiteBackground`, quality v17), or a
+    /// high-key frame whose subject read well enough on its own to stand for the frame (its
+    /// `unliftedExposure` is set, quality v18). Its blown backdrop is the scene, not a push. Select
+    /// v49 added the second: a head on a white sweep (69 % clipped, its subject 0.67 alone) was
+    /// read as the blown misfire of its pair, and its twin 2 stops under, the sweep turned grey
+    /// (white point 0.55), was picked.
+    static func brightByDesign(_ m: TechnicalQualityScore.Measurements) -> Bool {
+        m.whiteBackground == true || m.unliftedExposure != nil
     }
 
     /// White point under which the darker frame of a pair stops short of white (`shortOfPair`).
@@ -109,11 +119,11 @@ public enum GroupExposure {
     /// `blownOfPair` and by the absolute scores the clean frame was the misfire, and the dark one
     /// was picked (a held-out trip made from photographs no trip had used).
     static func shortOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        // A brighter frame that is a subject on white (`whiteBackground`) is blown and bright by
+        // A brighter frame that is bright by design (`brightByDesign`) is blown and bright by
         // design: a laptop on white (69 % blown, median 1.0) lost to its twin 2 stops under,
         // white point 0.55, which was picked (a held-out trip; select v47).
         guard let p = apart(i, j, iOverJ, photos), p.md.whitePoint < pairShortOfWhite,
-              p.mb.whiteBackground == true || (p.mb.clippedColour < pushedBlown && p.mb.medianLuma <= brightMedian) else { return nil }
+              brightByDesign(p.mb) || (p.mb.clippedColour < pushedBlown && p.mb.medianLuma <= brightMedian) else { return nil }
         return p.dark
     }
 
@@ -147,10 +157,17 @@ public enum GroupExposure {
     /// from photographs of people and pets); on the trips, frames 1.7–2.3 stops under reach
     /// 0.53 at most.
     static func clippedOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        guard let p = apart(i, j, iOverJ, photos), p.md.whitePoint >= pairShortOfWhite, p.md.clippedHighlights <= darkClippedAtMost,
-              p.md.clippedShadows <= crushedAtMost || p.md.whitePoint >= shortOfWhite,
+        guard let p = apart(i, j, iOverJ, photos), clipsNothing(p.md),
               p.mb.clippedHighlights - p.md.clippedHighlights >= clippedMargin else { return nil }
         return p.bright
+    }
+
+    /// A darker frame that leaves no room for doubt about its exposure: not short of white
+    /// (`pairShortOfWhite`), next to nothing clipped (`darkClippedAtMost`), its shadows not crushed
+    /// (`crushedAtMost`) unless it nears white (`shortOfWhite`).
+    static func clipsNothing(_ m: TechnicalQualityScore.Measurements) -> Bool {
+        m.whitePoint >= pairShortOfWhite && m.clippedHighlights <= darkClippedAtMost
+            && (m.clippedShadows <= crushedAtMost || m.whitePoint >= shortOfWhite)
     }
 
     /// A burst with no majority: its frames split at a gap of a stop or more into two camps of
@@ -193,6 +210,15 @@ public enum GroupExposure {
             return m.whitePoint >= fullRange && m.clippedHighlights <= fullRangeClippedAtMost
         }
         if brighter.allSatisfy(usesRange) && !darker.contains(where: nearsWhite) { return brighter }
+        // Then, as in a pair (`clippedOfPair`, select v49), a darker camp that does not stop short of
+        // white and clips next to nothing, beside a brighter camp each frame of which clips
+        // `clippedMargin` more: the light added on top went into clipped highlights. Two frames of
+        // rabbits on hay pushed 1.9 and 2.3 stops (4 and 9 % clipped, 0.99 and 0.95 on their own)
+        // outlooked their clean twins (white point 0.73 and 0.86, nothing clipped, 0.94 and 1.0),
+        // and the all-faulty burst of another scene was picked in their place (og199).
+        let darkClip = darker.map { photos[$0].technical.measurements.clippedHighlights }.max() ?? 0
+        if darker.allSatisfy({ clipsNothing(photos[$0].technical.measurements) }),
+           brighter.allSatisfy({ photos[$0].technical.measurements.clippedHighlights - darkClip >= clippedMargin }) { return darker }
         return look(brighter) >= look(darker) ? brighter : darker
     }
 

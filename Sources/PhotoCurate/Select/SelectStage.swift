@@ -170,7 +170,10 @@ public struct SelectStage: BarrierStage {
     /// 48: a high-key frame judged on its subject (quality v18) that its burst reads a stop or more
     ///     brighter is judged on the whole frame (`unliftedExposure`); a high-key majority is its
     ///     scene's exposure, at least as good as any sibling's reading alone (`sceneExposure`).
-    public static let version = 48
+    /// 49: a high-key frame judged on its subject is bright by design in a pair, like a subject on
+    ///     white (`GroupExposure.brightByDesign`); of two camps of one size, a darker one that clips
+    ///     nothing beside a brighter one that clips is the scene's exposure, as in a pair.
+    public static let version = 49
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
