@@ -456,6 +456,25 @@ final class ClusterSelectTests: XCTestCase {
                                                groupExposure: [1: -0.1, 2: 0.1], stops: 0.8)
         XCTAssertNil(unread[0], "a frame with no reading against its group (no comparable sibling) keeps its own score, clipped or not")
         XCTAssertNotNil(unread[2])
+        // Beside a high-key best frame whose light backdrop covers 78 % of it, a sibling 0.25 stops
+        // brighter clipped over 80 % (the backdrop gone white) is lifted when its subject still reads
+        // (0.4), not when its subject is blown too (0.004, a frame pushed two stops; select v49).
+        var sweep = [sceneInput(0.0, clipped: 0.80), sceneInput(1.0, clipped: 0)]
+        sweep[1].technical.measurements.highKey = true
+        sweep[1].technical.measurements.backdrop = 0.78
+        sweep[0].technical.measurements.subjectExposure = 0.4
+        XCTAssertNotNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: sweep, groupExposure: [0: 0.25], stops: 0.6)[0])
+        func doubted(_ subject: Double?) -> Set<Int> {
+            SelectStage.uncorroborated(groups: [[0, 1, 2]], tech: [0.1, 0.9, 0.2], blur: [:], exposure: [2: -1.8], grain: [:], blurRef: 0.45, grainRef: 5,
+                                       blown: [0.8, 0, 0], backdrops: [0, 0.78, 0], subjects: [subject, nil, nil])
+        }
+        XCTAssertEqual(doubted(0.4), [], "it confirms its best frame")
+        XCTAssertEqual(doubted(0.004), [1], "blown, it does not: the third frame is under-exposed")
+        sweep[0].technical.measurements.subjectExposure = 0.004
+        XCTAssertNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: sweep, groupExposure: [0: 0.25], stops: 0.6)[0])
+        sweep[0].technical.measurements.subjectExposure = 0.4
+        sweep[0].technical.measurements.clippedHighlights = 0.9
+        XCTAssertNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: sweep, groupExposure: [0: 0.25], stops: 0.6)[0], "clipped beyond the backdrop")
         let whiteScene = [sceneInput(0.002, clipped: 0.83), sceneInput(0.83, clipped: 0.3)]
         XCTAssertNotNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: whiteScene, groupExposure: [0: 0.1, 1: 0], stops: 0.8)[0],
                         "beside a best frame that clips much itself (a white scene), it is lifted as before")

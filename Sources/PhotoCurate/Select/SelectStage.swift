@@ -172,7 +172,8 @@ public struct SelectStage: BarrierStage {
     ///     scene's exposure, at least as good as any sibling's reading alone (`sceneExposure`).
     /// 49: a high-key frame judged on its subject is bright by design in a pair, like a subject on
     ///     white (`GroupExposure.brightByDesign`); of two camps of one size, a darker one that clips
-    ///     nothing beside a brighter one that clips is the scene's exposure, as in a pair.
+    ///     nothing beside a brighter one that clips is the scene's exposure, as in a pair; a sibling
+    ///     clipped over no more than a high-key best frame's backdrop is not blown beside it (`blownBeside`).
     public static let version = 49
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
@@ -247,7 +248,8 @@ public struct SelectStage: BarrierStage {
                 // 0.86, and one 2.2 stops over (83 %), untimed and too unlike its siblings to be read
                 // against them at all, counted as 0 stops off; it was lifted to its sibling's exposure
                 // score and picked (p22e).
-                if blownBeside(clipped(i), best: clipped(bestFrame)) { continue }
+                if blownBeside(clipped(i), best: clipped(bestFrame), bestBackdrop: highKeyBackdrop(photos[bestFrame].technical.measurements),
+                               subject: photos[i].technical.measurements.subjectExposure) { continue }
                 // A frame with no reading at all (untimed, and too unlike its siblings to be read
                 // against them) keeps its own score: counted as 0 stops off, an over-exposed frame
                 // of og12 scored 0.88 where its own exposure gives 0.28.
@@ -334,8 +336,29 @@ public struct SelectStage: BarrierStage {
 
     /// Whether a frame with `clipped` of it in clipped blocks is blown white beside a best frame
     /// with `bestClipped`: too little of it is left to read its stops by (`blownSibling`).
-    static func blownBeside(_ clipped: Double, best bestClipped: Double) -> Bool {
-        clipped >= blownSibling && bestClipped < 1 - blownSibling
+    /// A high-key best frame's bright backdrop (`bestBackdrop`, its share of the frame) may clip in
+    /// a sibling a few tenths of a stop brighter: white is what it is. Clipped over no more of the
+    /// frame than that backdrop (`backdropClipMargin`), the sibling is not blown (select v49): four
+    /// clean frames of a device on a light sweep, 0–0.25 stops from their burst and clipped over
+    /// 78–80 % (the sweep, 78 % of the best frame), were not lifted to their scene's exposure and
+    /// counted as faulty against the best, so clean frames read 0.00 and the scene only filled.
+    /// The sibling's own subject must still read (`subject`, its `subjectExposure`, at least
+    /// `subjectUnblown`): frames pushed 1.9–2.4 stops before a backdrop, clipped as little as 75–92 %
+    /// but read 0.7 stops under to 0.8 over, scored 0.001–0.044 on their subject; the clean ones
+    /// 0.39–0.47, a rim of white in their subject's blocks.
+    static func blownBeside(_ clipped: Double, best bestClipped: Double, bestBackdrop: Double = 0, subject: Double? = nil) -> Bool {
+        guard clipped >= blownSibling && bestClipped < 1 - blownSibling else { return false }
+        return clipped > bestBackdrop + backdropClipMargin || (subject ?? 0) < subjectUnblown
+    }
+
+    /// Clipped share over a high-key best frame's backdrop that a sibling may reach before it is
+    /// blown beside it, and the least exposure score of its own subject (`blownBeside`).
+    static let backdropClipMargin = 0.05
+    static let subjectUnblown = 0.2
+
+    /// A frame's bright backdrop share when it is high key (quality v18), else 0.
+    static func highKeyBackdrop(_ m: TechnicalQualityScore.Measurements) -> Double {
+        m.highKey == true ? m.backdrop ?? 0 : 0
     }
 
     static let weaklyConfirmedReason = "every other frame of its burst is faulty or blurred itself against it, so little shows this one is clean"
@@ -376,14 +399,17 @@ public struct SelectStage: BarrierStage {
     /// which was picked (og55, og11). On 53 trips it changed nothing else.
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:],
-                                      blown: [Double] = [], partlyFaulty: Double = .infinity) -> Set<Int> {
+                                      blown: [Double] = [], backdrops: [Double] = [], subjects: [Double?] = [],
+                                      partlyFaulty: Double = .infinity) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             // Each fault as a share of its own line (blur, exposure, grain, smear), summed.
             let shares = max(0, blur[j] ?? 0) / blurRef + abs(exposure[j] ?? 0) / GroupExposure.misfire
                 + max(0, grain[j] ?? 0) / (grainRef / 2) + max(0, smear[j] ?? 0) / GroupSmear.smeared
             if shares >= partlyFaulty { return true }
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
-            if j < blown.count, best < blown.count, blownBeside(blown[j], best: blown[best]) { return true }
+            if j < blown.count, best < blown.count,
+               blownBeside(blown[j], best: blown[best], bestBackdrop: best < backdrops.count ? backdrops[best] : 0,
+                           subject: j < subjects.count ? subjects[j] : nil) { return true }
             if GroupSmear.isSmeared(smear[j]) { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
             return GroupBlur.smeared(sj, against: sb)
@@ -436,9 +462,10 @@ public struct SelectStage: BarrierStage {
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * unlift * blur * exposure * grain)
         }
         let blown = photos.map(\.technical.measurements.clippedHighlights)
+        let backdrops = photos.map { Self.highKeyBackdrop($0.technical.measurements) }, subjects = photos.map(\.technical.measurements.subjectExposure)
         let unconfirmed = parameters["uncorroborated"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
-                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear, blown: blown)
+                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear, blown: blown, backdrops: backdrops, subjects: subjects)
             : []
         // Groups whose best is confirmed only by siblings that are blurred themselves, if less
         // than faulty (`confirmingBlur`): held back like the unconfirmed, their scores left as
@@ -449,7 +476,7 @@ public struct SelectStage: BarrierStage {
         let weaklyConfirmed = parameters["uncorroborated"] < 1 && parameters["confirmingBlur"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
                                   blurRef: blurRef * parameters["confirmingBlur"], grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear,
-                                  blown: blown, partlyFaulty: parameters["confirmingEvidence"] > 0 ? parameters["confirmingEvidence"] : .infinity)
+                                  blown: blown, backdrops: backdrops, subjects: subjects, partlyFaulty: parameters["confirmingEvidence"] > 0 ? parameters["confirmingEvidence"] : .infinity)
                 .subtracting(unconfirmed)
             : []
         // The whole group pays, so its order stays: its second frame (smeared, say) must not
