@@ -145,6 +145,11 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertLessThan(two.scores[1].technical, 0.9 * 0.61, "its siblings share the doubt")
         XCTAssertGreaterThanOrEqual(two.scores[1].smearVsGroup ?? 0, GroupSmear.smeared)
         XCTAssertTrue(two.reasons[1].contains { $0.contains("(smeared: ") }, "\(two.reasons[1])")
+        // The smear costs in the technical score itself (select v50): × 1 / (1 + (smear / smearRef)⁴).
+        let off = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 2, "minQuality": 0, "smearRef": 0])).run((sel, c))
+        let s1 = try XCTUnwrap(two.scores[1].smearVsGroup)
+        XCTAssertEqual(two.scores[1].technical / off.scores[1].technical, 1 / (1 + pow(s1, 4)), accuracy: 1e-3)
+        XCTAssertEqual(two.scores[4].technical, off.scores[4].technical, "a frame that is not smeared keeps its score")
     }
 
     /// A best frame whose only sibling that is not faulty is itself blurred (0.39 px against it,

@@ -174,7 +174,9 @@ public struct SelectStage: BarrierStage {
     ///     white (`GroupExposure.brightByDesign`); of two camps of one size, a darker one that clips
     ///     nothing beside a brighter one that clips is the scene's exposure, as in a pair; a sibling
     ///     clipped over no more than a high-key best frame's backdrop is not blown beside it (`blownBeside`).
-    public static let version = 49
+    /// 50: a frame smeared against its group pays in its technical score (`smearRef`), as a
+    ///     blurred, misexposed or grainy one does; before, a smear only doubted a best frame.
+    public static let version = 50
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -194,6 +196,7 @@ public struct SelectStage: BarrierStage {
         ParameterSpec("confirmingEvidence", 1, in: 0...10, "nor does a sibling whose faults, each as a share of its line (extra blur of confirmingBlur × blurRef, a stop of exposure, grain of grainRef / 2, a smear of GroupSmear.smeared), add up to this; 0 turns this off"),
         ParameterSpec("minEdges", 1, in: 0...1000, "a visual group whose best frame has fewer strong edges than this shows neither focus nor shake (a crop of bokeh, a fog bank): nothing shows it is sharp, so it only fills a top N left short, its scores unchanged; 0 turns this off"),
         ParameterSpec("blankContrast", 0.03, in: 0...0.5, "a photo with almost no strong edge (under 100) whose brightness varies across the frame by less than this share of its mean (σ of the luma of a 16×16 grid of blocks over the mean luma), or by under 1 level, is a blank frame (a lens cap, a grey card) and is never offered; 0 turns this off"),
+        ParameterSpec("smearRef", 1.0, in: 0...10, "extra blur along one direction against the comparable photos of its visual group (px² at the analysis scale, `GroupSmear`) at which the technical score halves; 0 turns this off"),
         ParameterSpec("exposureRef", 1.5, in: 0.1...10, "stops from the visual group's exposure at which the technical score halves"),
         ParameterSpec("grainRef", 5, in: 0.5...50, "extra grain σ at 100 % (levels per pixel) over the visual group's at which the technical score halves"),
         ParameterSpec("goldenHourBonus", 1.0, in: 0...1, "time-of-day context for golden-hour photos (others get less)"),
@@ -447,6 +450,7 @@ public struct SelectStage: BarrierStage {
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
+        let smearRef = parameters["smearRef"]
         let groups = clustering.clusters.map(\.photos)
         let lift = Self.sceneExposure(groups: groups, photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
         var tech = photos.indices.map { i -> Double in
@@ -459,7 +463,11 @@ public struct SelectStage: BarrierStage {
             let unlift = (groupExposure[i] ?? 0) >= GroupExposure.misfire
                 ? m.unliftedExposure.map { pow(max(1e-4, $0) / max(1e-4, photos[i].technical.exposure), Self.exposureWeight) } ?? 1 : 1
             let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
-            return r6(photos[i].technical.overall * (lift[i] ?? 1) * unlift * blur * exposure * grain)
+            // A smear is one-directional blur, which the blur fit over all orientations reads
+            // little of: it only doubted a group's best frame, so a smeared sibling (1.4 px², read
+            // 0 px blurred) ranked over clean ones across the trip (select v50).
+            let smear = smearRef > 0 ? groupSmear[i].map { 1 / (1 + pow(max(0, $0) / smearRef, 4)) } ?? 1 : 1
+            return r6(photos[i].technical.overall * (lift[i] ?? 1) * unlift * blur * exposure * grain * smear)
         }
         let blown = photos.map(\.technical.measurements.clippedHighlights)
         let backdrops = photos.map { Self.highKeyBackdrop($0.technical.measurements) }, subjects = photos.map(\.technical.measurements.subjectExposure)
