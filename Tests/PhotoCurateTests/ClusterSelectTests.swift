@@ -466,7 +466,7 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertNotNil(SelectStage.sceneExposure(groups: [[0, 1]], photos: sweep, groupExposure: [0: 0.25], stops: 0.6)[0])
         func doubted(_ subject: Double?) -> Set<Int> {
             SelectStage.uncorroborated(groups: [[0, 1, 2]], tech: [0.1, 0.9, 0.2], blur: [:], exposure: [2: -1.8], grain: [:], blurRef: 0.45, grainRef: 5,
-                                       blown: [0.8, 0, 0], backdrops: [0, 0.78, 0], subjects: [subject, nil, nil])
+                                       blown: [.init(clipped: 0.8, subject: subject), .init(clipped: 0, backdrop: 0.78), 0])
         }
         XCTAssertEqual(doubted(0.4), [], "it confirms its best frame")
         XCTAssertEqual(doubted(0.004), [1], "blown, it does not: the third frame is under-exposed")
@@ -629,7 +629,7 @@ final class ClusterSelectTests: XCTestCase {
     func testASiblingBlownWhiteOverMostOfItsFrameDoesNotConfirmTheBest() throws {
         let tech = [0.65, 0.1, 0.15, 0.19]
         let blur: [Int: Double] = [1: 0.75], exposure: [Int: Double] = [0: 0.2, 2: -2.2, 3: 0.86]
-        func unconfirmed(_ blown: [Double]) -> Set<Int> {
+        func unconfirmed(_ blown: [SelectStage.Clipping]) -> Set<Int> {
             SelectStage.uncorroborated(groups: [[0, 1, 2, 3]], tech: tech, blur: blur, exposure: exposure, grain: [:], blurRef: 0.45, grainRef: 5, blown: blown)
         }
         XCTAssertEqual(unconfirmed([0.005, 0, 0, 0.88]), [0])

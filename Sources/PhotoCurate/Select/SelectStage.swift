@@ -244,15 +244,14 @@ public struct SelectStage: BarrierStage {
                 best = max(best, brightest)
             }
             guard best > 0 else { continue }
-            func clipped(_ j: Int) -> Double { photos[j].technical.measurements.clippedHighlights }
+            func clipping(_ j: Int) -> Clipping { Clipping(photos[j].technical.measurements) }
             for i in members {
                 // A frame blown white over most of it, beside a best-exposed sibling that is not, has
                 // too little left to read its stops by: one 2 stops over (88 % in clipped blocks) read
                 // 0.86, and one 2.2 stops over (83 %), untimed and too unlike its siblings to be read
                 // against them at all, counted as 0 stops off; it was lifted to its sibling's exposure
                 // score and picked (p22e).
-                if blownBeside(clipped(i), best: clipped(bestFrame), bestBackdrop: highKeyBackdrop(photos[bestFrame].technical.measurements),
-                               subject: photos[i].technical.measurements.subjectExposure) { continue }
+                if blownBeside(clipping(i), best: clipping(bestFrame)) { continue }
                 // A frame with no reading at all (untimed, and too unlike its siblings to be read
                 // against them) keeps its own score: counted as 0 stops off, an over-exposed frame
                 // of og12 scored 0.88 where its own exposure gives 0.28.
@@ -337,32 +336,45 @@ public struct SelectStage: BarrierStage {
     /// under 1 − this (`uncorroborated`).
     static let blownSibling = 0.75
 
-    /// Whether a frame with `clipped` of it in clipped blocks is blown white beside a best frame
-    /// with `bestClipped`: too little of it is left to read its stops by (`blownSibling`).
-    /// A high-key best frame's bright backdrop (`bestBackdrop`, its share of the frame) may clip in
-    /// a sibling a few tenths of a stop brighter: white is what it is. Clipped over no more of the
-    /// frame than that backdrop (`backdropClipMargin`), the sibling is not blown (select v49): four
-    /// clean frames of a device on a light sweep, 0–0.25 stops from their burst and clipped over
-    /// 78–80 % (the sweep, 78 % of the best frame), were not lifted to their scene's exposure and
-    /// counted as faulty against the best, so clean frames read 0.00 and the scene only filled.
-    /// The sibling's own subject must still read (`subject`, its `subjectExposure`, at least
-    /// `subjectUnblown`): frames pushed 1.9–2.4 stops before a backdrop, clipped as little as 75–92 %
-    /// but read 0.7 stops under to 0.8 over, scored 0.001–0.044 on their subject; the clean ones
-    /// 0.39–0.47, a rim of white in their subject's blocks.
-    static func blownBeside(_ clipped: Double, best bestClipped: Double, bestBackdrop: Double = 0, subject: Double? = nil) -> Bool {
-        guard clipped >= blownSibling && bestClipped < 1 - blownSibling else { return false }
-        return clipped > bestBackdrop + backdropClipMargin || (subject ?? 0) < subjectUnblown
+    /// What `blownBeside` reads of a frame: its share in clipped blocks, its bright backdrop's
+    /// share when it is high key (quality v18; else 0), and its subject's exposure score.
+    ///
+    /// ```swift
+    /// let c = SelectStage.Clipping(photo.technical.measurements)
+    /// let plain: SelectStage.Clipping = 0.88   // 88 % clipped, no backdrop, no subject read
+    /// ```
+    public struct Clipping: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, Sendable {
+        public var clipped: Double, backdrop: Double, subject: Double?
+        public init(clipped: Double, backdrop: Double = 0, subject: Double? = nil) {
+            self.clipped = clipped; self.backdrop = backdrop; self.subject = subject
+        }
+        public init(_ m: TechnicalQualityScore.Measurements) {
+            self.init(clipped: m.clippedHighlights, backdrop: m.highKey == true ? m.backdrop ?? 0 : 0, subject: m.subjectExposure)
+        }
+        public init(floatLiteral value: Double) { self.init(clipped: value) }
+        public init(integerLiteral value: Int) { self.init(clipped: Double(value)) }
+    }
+
+    /// Whether `frame` is blown white beside a best frame `best`: `blownSibling` of it or more in
+    /// clipped blocks beside a best under 1 − that, too little of it left to read its stops by.
+    /// A high-key best frame's bright backdrop may clip in a sibling a few tenths of a stop
+    /// brighter: white is what it is. Clipped over no more of the frame than that backdrop
+    /// (`backdropClipMargin`), the sibling is not blown (select v49): four clean frames of a device
+    /// on a light sweep, 0–0.25 stops from their burst and clipped over 78–80 % (the sweep, 78 % of
+    /// the best frame), were not lifted to their scene's exposure and counted as faulty against the
+    /// best, so clean frames read 0.00 and the scene only filled. The sibling's own subject must
+    /// still read (`subjectUnblown`): frames pushed 1.9–2.4 stops before a backdrop, clipped as
+    /// little as 75–92 % but read 0.7 stops under to 0.8 over, scored 0.001–0.044 on their
+    /// subject; the clean ones 0.39–0.47, a rim of white in their subject's blocks.
+    static func blownBeside(_ frame: Clipping, best: Clipping) -> Bool {
+        guard frame.clipped >= blownSibling && best.clipped < 1 - blownSibling else { return false }
+        return frame.clipped > best.backdrop + backdropClipMargin || (frame.subject ?? 0) < subjectUnblown
     }
 
     /// Clipped share over a high-key best frame's backdrop that a sibling may reach before it is
     /// blown beside it, and the least exposure score of its own subject (`blownBeside`).
     static let backdropClipMargin = 0.05
     static let subjectUnblown = 0.2
-
-    /// A frame's bright backdrop share when it is high key (quality v18), else 0.
-    static func highKeyBackdrop(_ m: TechnicalQualityScore.Measurements) -> Double {
-        m.highKey == true ? m.backdrop ?? 0 : 0
-    }
 
     static let weaklyConfirmedReason = "every other frame of its burst is faulty or blurred itself against it, so little shows this one is clean"
     static let unconfirmedReason = "every other frame of its burst is faulty against it (blurred, smeared, misexposed or grainy), so nothing shows this one is clean"
@@ -402,17 +414,14 @@ public struct SelectStage: BarrierStage {
     /// which was picked (og55, og11). On 53 trips it changed nothing else.
     public static func uncorroborated(groups: [[Int]], tech: [Double], blur: [Int: Double], exposure: [Int: Double], grain: [Int: Double],
                                       blurRef: Double, grainRef: Double, spectra: [PowerSpectrum?] = [], smear: [Int: Double] = [:],
-                                      blown: [Double] = [], backdrops: [Double] = [], subjects: [Double?] = [],
-                                      partlyFaulty: Double = .infinity) -> Set<Int> {
+                                      blown: [Clipping] = [], partlyFaulty: Double = .infinity) -> Set<Int> {
         func faulty(_ j: Int, against best: Int) -> Bool {
             // Each fault as a share of its own line (blur, exposure, grain, smear), summed.
             let shares = max(0, blur[j] ?? 0) / blurRef + abs(exposure[j] ?? 0) / GroupExposure.misfire
                 + max(0, grain[j] ?? 0) / (grainRef / 2) + max(0, smear[j] ?? 0) / GroupSmear.smeared
             if shares >= partlyFaulty { return true }
             if (blur[j] ?? 0) >= blurRef || abs(exposure[j] ?? 0) >= GroupExposure.misfire || (grain[j] ?? 0) >= grainRef / 2 { return true }
-            if j < blown.count, best < blown.count,
-               blownBeside(blown[j], best: blown[best], bestBackdrop: best < backdrops.count ? backdrops[best] : 0,
-                           subject: j < subjects.count ? subjects[j] : nil) { return true }
+            if j < blown.count, best < blown.count, blownBeside(blown[j], best: blown[best]) { return true }
             if GroupSmear.isSmeared(smear[j]) { return true }
             guard j < spectra.count, best < spectra.count, let sj = spectra[j], let sb = spectra[best] else { return false }
             return GroupBlur.smeared(sj, against: sb)
@@ -469,11 +478,10 @@ public struct SelectStage: BarrierStage {
             let smear = smearRef > 0 ? groupSmear[i].map { 1 / (1 + pow(max(0, $0) / smearRef, 4)) } ?? 1 : 1
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * unlift * blur * exposure * grain * smear)
         }
-        let blown = photos.map(\.technical.measurements.clippedHighlights)
-        let backdrops = photos.map { Self.highKeyBackdrop($0.technical.measurements) }, subjects = photos.map(\.technical.measurements.subjectExposure)
+        let blown = photos.map { Clipping($0.technical.measurements) }
         let unconfirmed = parameters["uncorroborated"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
-                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear, blown: blown, backdrops: backdrops, subjects: subjects)
+                                  blurRef: blurRef, grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear, blown: blown)
             : []
         // Groups whose best is confirmed only by siblings that are blurred themselves, if less
         // than faulty (`confirmingBlur`): held back like the unconfirmed, their scores left as
@@ -484,7 +492,7 @@ public struct SelectStage: BarrierStage {
         let weaklyConfirmed = parameters["uncorroborated"] < 1 && parameters["confirmingBlur"] < 1
             ? Self.uncorroborated(groups: groups, tech: tech, blur: groupBlur.mapValues(\.sigma), exposure: groupExposure, grain: groupNoise,
                                   blurRef: blurRef * parameters["confirmingBlur"], grainRef: grainRef, spectra: photos.map(\.spectrum), smear: groupSmear,
-                                  blown: blown, backdrops: backdrops, subjects: subjects, partlyFaulty: parameters["confirmingEvidence"] > 0 ? parameters["confirmingEvidence"] : .infinity)
+                                  blown: blown, partlyFaulty: parameters["confirmingEvidence"] > 0 ? parameters["confirmingEvidence"] : .infinity)
                 .subtracting(unconfirmed)
             : []
         // The whole group pays, so its order stays: its second frame (smeared, say) must not
