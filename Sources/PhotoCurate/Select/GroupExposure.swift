@@ -119,8 +119,8 @@ public enum GroupExposure {
     /// `blownOfPair` and by the absolute scores the clean frame was the misfire, and the dark one
     /// was picked (a held-out trip made from photographs no trip had used).
     static func shortOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
-        // A brighter frame that is bright by design (`brightByDesign`) is blown and bright by
-        // design: a laptop on white (69 % blown, median 1.0) lost to its twin 2 stops under,
+        // A brighter frame that is bright by design (`brightByDesign`) may be blown and bright
+        // overall: a laptop on white (69 % blown, median 1.0) lost to its twin 2 stops under,
         // white point 0.55, which was picked (a held-out trip; select v47).
         guard let p = apart(i, j, iOverJ, photos), p.md.whitePoint < pairShortOfWhite,
               brightByDesign(p.mb) || (p.mb.clippedColour < pushedBlown && p.mb.medianLuma <= brightMedian) else { return nil }
@@ -182,7 +182,8 @@ public enum GroupExposure {
     /// and a burst of three with two frames pushed 2 stops (80 % blown) read its clean frame
     /// 2.3 stops under (a held-out trip of the second generator). `nil` when the widest gap is
     /// under `misfire`, or when the larger camp is not such a misfire (the median rules there:
-    /// it is the larger camp's).
+    /// it is the larger camp's). Between camps of one size, after the range, a darker camp that
+    /// clips nothing (`clipsNothing`) beside a brighter one that clips is the scene's, as in a pair.
     static func betterCamp(of i: Int, siblings s: [Int], differences d: [Int: Double], photos: [SelectInput]) -> [Int]? {
         // Each frame's place in stops, relative to i (d[j] is how much brighter i is than j).
         var place: [(photo: Int, stops: Double)] = [(i, 0)]
