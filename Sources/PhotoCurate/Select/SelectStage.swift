@@ -463,19 +463,19 @@ public struct SelectStage: BarrierStage {
         let groups = clustering.clusters.map(\.photos)
         let lift = Self.sceneExposure(groups: groups, photos: photos, groupExposure: groupExposure, stops: parameters["sceneExposureStops"])
         var tech = photos.indices.map { i -> Double in
-            let blur = groupBlur[i].map { 1 / (1 + pow($0.sigma / blurRef, 4)) } ?? 1
-            let exposure = groupExposure[i].map { 1 / (1 + pow(abs($0) / exposureRef, 4)) } ?? 1
+            let blur = groupBlur[i].map { falloff($0.sigma, ref: blurRef) } ?? 1
+            let exposure = groupExposure[i].map { falloff(abs($0), ref: exposureRef) } ?? 1
             // High key excuses the brightness of a frame that agrees with its burst, not of one
             // that its burst reads a stop or more brighter: that frame is judged on the whole
             // frame, as before quality v18 (select v48).
             let m = photos[i].technical.measurements
             let unlift = (groupExposure[i] ?? 0) >= GroupExposure.misfire
                 ? m.unliftedExposure.map { pow(max(1e-4, $0) / max(1e-4, photos[i].technical.exposure), Self.exposureWeight) } ?? 1 : 1
-            let grain = groupNoise[i].map { 1 / (1 + pow($0 / grainRef, 4)) } ?? 1
+            let grain = groupNoise[i].map { falloff($0, ref: grainRef) } ?? 1
             // A smear is one-directional blur, which the blur fit over all orientations reads
             // little of: it only doubted a group's best frame, so a smeared sibling (1.4 px², read
             // 0 px blurred) ranked over clean ones across the trip (select v50).
-            let smear = smearRef > 0 ? groupSmear[i].map { 1 / (1 + pow(max(0, $0) / smearRef, 4)) } ?? 1 : 1
+            let smear = smearRef > 0 ? groupSmear[i].map { falloff(max(0, $0), ref: smearRef) } ?? 1 : 1
             return r6(photos[i].technical.overall * (lift[i] ?? 1) * unlift * blur * exposure * grain * smear)
         }
         let blown = photos.map { Clipping($0.technical.measurements) }

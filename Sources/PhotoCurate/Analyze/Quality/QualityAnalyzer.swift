@@ -93,8 +93,8 @@ public struct QualityAnalyzer: Analyzer {
         // at all; at that size a person judges nothing at 100 %, and neither do we.
         let grain = image.native?.grain
         let thumbnail = grain == nil && w * h < NativeDetailProbe.minGrainBlocks * 64
-        let noise = thumbnail ? 1 : grain.map { 1 / (1 + pow($0 / parameters["grainRef"], 4)) }
-            ?? 1 / (1 + pow(noiseSigma / parameters["noiseRef"], 4))
+        let noise = thumbnail ? 1 : grain.map { falloff($0, ref: parameters["grainRef"]) }
+            ?? falloff(noiseSigma, ref: parameters["noiseRef"])
         // Colour blown beyond what luma clips: a white background blows every channel and is no fault.
         let frameExposure = exposureScore(expo) * Self.colourBlown(expo.whiteBackground ? max(0, colourClip - expo.high) : colourClip)
         // High key: a subject before a bright backdrop that looks right on its own tones is
