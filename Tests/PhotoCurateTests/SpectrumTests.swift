@@ -181,12 +181,22 @@ final class SpectrumTests: XCTestCase {
         inputs[0].technical.measurements.brightestDeciles = base
         for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * 4) } }
         XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
-        // 1.3 stops brighter, they witness; unless both it and they look right on their own:
-        // then they are renditions of the view (an HDR frame and its plain twin), not a burst.
+        // 1.3 stops brighter, they witness; unless both it and they look right on their own and
+        // their tones are not one gain apart: then they are renditions of the view (an HDR frame
+        // and its plain twin, shadows lifted 2 stops and highlights 0.8), not a burst.
         for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = base.map { srgb(linear($0) * pow(2, 1.3)) } }
-        XCTAssertGreaterThan(try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma, 1.3)
+        let apart = try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0]).sigma
+        XCTAssertGreaterThan(apart, 1.3)
         for k in 0...2 { inputs[k].technical.exposure = 0.95 }
-        XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0])
+        XCTAssertEqual(try XCTUnwrap(GroupExposure.toneSpread(inputs[1].technical.measurements, inputs[0].technical.measurements)), 0, accuracy: 0.01)
+        // One gain apart, both right alone: a burst metered apart, which witnesses less the
+        // allowance for frames a stop apart (select v51).
+        let gain = try XCTUnwrap(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0], "a gain pair witnesses").sigma
+        XCTAssertEqual(gain, (apart * apart - GroupBlur.gainPairAllowance).squareRoot(), accuracy: 0.01)
+        let hdr = base.enumerated().map { k, v in srgb(linear(v) * pow(2, 2 - 1.2 * Double(k) / Double(base.count - 1))) }
+        for k in 1...2 { inputs[k].technical.measurements.brightestDeciles = hdr }
+        XCTAssertGreaterThan(try XCTUnwrap(GroupExposure.toneSpread(inputs[1].technical.measurements, inputs[0].technical.measurements)), GroupBlur.renditionSpread)
+        XCTAssertNil(GroupBlur.measure(members: [0, 1, 2], photos: inputs)[0], "two renditions witness nothing")
     }
 
     /// A sibling a stop or more apart that is its group's exposure misfire witnesses no blur

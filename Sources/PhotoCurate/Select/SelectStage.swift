@@ -176,7 +176,10 @@ public struct SelectStage: BarrierStage {
     ///     clipped over no more than a high-key best frame's backdrop is not blown beside it (`blownBeside`).
     /// 50: a frame smeared against its group pays in its technical score (`smearRef`), as a
     ///     blurred, misexposed or grainy one does; before, a smear only doubted a best frame.
-    public static let version = 50
+    /// 51: two frames a stop or more apart that both look right alone witness each other's blur,
+    ///     less `GroupBlur.gainPairAllowance`, when their tones are one gain apart
+    ///     (`GroupBlur.renditionSpread`); before, they were taken for HDR renditions and compared nothing.
+    public static let version = 51
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
