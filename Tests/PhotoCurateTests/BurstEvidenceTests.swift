@@ -267,4 +267,34 @@ final class BurstEvidenceTests: XCTestCase {
         XCTAssertTrue(GroupBlur.grainy(unmeasured[0], than: unmeasured[1]))
         XCTAssertFalse(GroupBlur.grainy(photos[2], than: photos[0]), "the smoother frame is no grainier")
     }
+
+    /// A fault can change a frame's look enough to split it from its burst: alone in its visual
+    /// group it had no sibling to be compared with, read no fault, and was picked over its clean
+    /// burst mates (a defocused lattice, a smeared weave). It is compared with the frames of its
+    /// shooting burst in other groups; with `burstGap` 0 it is not, and reads nothing.
+    func testAFrameAloneInItsGroupIsComparedWithItsShootingBurst() throws {
+        let q = QualityAnalyzer(), sp = SpectrumAnalyzer(), f = FeaturePrintAnalyzer()
+        let images = try [(0.0, 0.0), (0.004, 0.0), (0.008, 2.5)].map { shift, blur in
+            try decoded(try FixtureFactory.jpeg(scene: 11, width: 1600, height: 1200, shiftX: shift, blur: blur), longEdge: 768)
+        }
+        let inputs = images.enumerated().map { k, img in
+            SelectInput(path: "p\(k).jpg", technical: q.analyze(img), localHour: 12, timeLabel: nil, print: f.analyze(img),
+                        spectrum: sp.analyze(img), epoch: 1_700_000_000 + Double(k))
+        }
+        // The clean pair is one group, the defocused frame a group of its own, all one moment.
+        let clustering = Clustering(
+            moments: [Moment(id: 0, photos: [0, 1, 2], start: nil, end: nil, latitude: nil, longitude: nil)],
+            clusters: [PhotoCluster(id: 0, photos: [0, 1], representative: 0, best: 0, moment: 0, medianTime: nil, latitude: nil, longitude: nil),
+                       PhotoCluster(id: 1, photos: [2], representative: 2, best: 2, moment: 0, medianTime: nil, latitude: nil, longitude: nil)],
+            momentOf: [0, 0, 0], clusterOf: [0, 0, 1])
+        func select(_ gap: Double) throws -> Selection {
+            try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 1, "minQuality": 0, "burstGap": gap])).run((inputs, clustering))
+        }
+        let s = try select(5)
+        XCTAssertGreaterThan(s.scores[2].blurVsGroup ?? 0, 0.45, "blurred against its burst mates")
+        XCTAssertLessThan(s.scores[2].technical, 0.6 * s.scores[0].technical)
+        XCTAssertNotEqual(s.picks, [2])
+        XCTAssertNil(try select(0).scores[2].blurVsGroup, "burstGap 0: alone, it has nothing to be compared with")
+        XCTAssertEqual(s.scores[0].blurVsGroup, try select(0).scores[0].blurVsGroup, "its mates keep their own values")
+    }
 }

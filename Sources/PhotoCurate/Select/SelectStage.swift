@@ -179,7 +179,10 @@ public struct SelectStage: BarrierStage {
     /// 51: two frames a stop or more apart that both look right alone witness each other's blur,
     ///     less `GroupBlur.gainPairAllowance`, when their tones are one gain apart
     ///     (`GroupBlur.renditionSpread`); before, they were taken for HDR renditions and compared nothing.
-    public static let version = 51
+    /// 52: a photo alone in its visual group has its exposure measured against the frames of its
+    ///     shooting burst in other groups, and its blur, smear and grain against those of them that
+    ///     witness best (as bright, clipping no more, no grainier): a fault had split it from them.
+    public static let version = 52
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -461,6 +464,41 @@ public struct SelectStage: BarrierStage {
                                               misfires: Set(exposure.filter { abs($0.value) >= GroupExposure.misfire }.keys))) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
+        // A photo alone in its visual group is compared with the frames of its shooting burst
+        // (`burstGap`) in other groups: a fault can change a frame's look enough to split it from
+        // its burst, and alone it is judged on absolute scores that forgive a soft or bright scene.
+        // A glass dome's lattice defocused σ 1.3 per 1000 px and a pot holder's weave smeared 6.7 px
+        // per 1000 px (feature-print cosine 0.65–0.74 to their clean burst mates) were each their
+        // group's only frame, read no fault, and were picked over those mates (two held-out trips,
+        // select v52). Only its own values are taken; its mates keep theirs.
+        let bursts = shootingBursts(photos, clustering)
+        if parameters["burstGap"] > 0 {
+            var byBurst: [Int: [Int]] = [:]
+            for i in photos.indices { if let b = bursts[i] { byBurst[b, default: []].append(i) } }
+            for c in clustering.clusters where c.photos.count == 1 {
+                let i = c.photos[0]
+                guard let b = bursts[i], let mates = byBurst[b]?.filter({ clustering.clusterOf[$0] != c.id }), !mates.isEmpty else { continue }
+                if let v = GroupExposure.measure(members: [i] + mates, photos: photos)[i] { groupExposure[i] = v }
+                // Its blur, smear and grain only against mates that witness best (`GroupBlur`'s first
+                // tier): as bright within a stop, clipping no more, no grainier. A clean frame read
+                // 0.57 px blurred against its one mate, 2.1 stops over and clipped, which the decile
+                // measure put 0.9 stops apart (a development trip).
+                let mi = photos[i].technical.measurements
+                let witnesses = mates.filter { j in
+                    let mj = photos[j].technical.measurements
+                    return abs(GroupExposure.difference(mi, mj)) < GroupBlur.exposureApart
+                        && mj.clippedHighlights <= mi.clippedHighlights + 0.02 && !GroupBlur.grainy(photos[j], than: photos[i])
+                }
+                guard !witnesses.isEmpty else { continue }
+                let members = [i] + witnesses
+                let smear = GroupSmear.measure(members: members, photos: photos)
+                let blur = GroupBlur.measure(members: members, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"],
+                                             smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys))
+                if let v = smear[i] { groupSmear[i] = v }
+                if let v = blur[i] { groupBlur[i] = v }
+                if let v = GroupNoise.measure(members: members, photos: photos)[i] { groupNoise[i] = v }
+            }
+        }
         let blurRef = parameters["blurRef"], exposureRef = parameters["exposureRef"], grainRef = parameters["grainRef"]
         let smearRef = parameters["smearRef"]
         let groups = clustering.clusters.map(\.photos)
@@ -636,7 +674,6 @@ public struct SelectStage: BarrierStage {
         reserve = Self.fillOrder(reserve, tier: fillTier, key: fillKey, path: { photos[$0].path })
 
         let top = parameters.int("top")
-        let bursts = shootingBursts(photos, clustering)
         reserve = Self.burstsBestFirst(reserve, burst: { bursts[$0] }, tier: fillTier, technical: { tech[$0] }, path: { photos[$0].path })
         // A best frame with no trusted time, in a group whose other frames have one, joined that
         // group by its look alone: it may be a frame of another scene cut from the same photograph.
