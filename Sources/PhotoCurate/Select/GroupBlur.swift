@@ -149,6 +149,18 @@ public enum GroupBlur {
     /// (248 readings on 49 trips): 0.45² takes that off; defocused frames read 0.85 px at the median.
     public static let gainPairAllowance = 0.2025
 
+    /// Share of the frame that a witness may clip beyond the frame it judges and stay in the first
+    /// tier: clipping makes hard edges, which pass for detail.
+    static let clippingMargin = 0.02
+
+    /// Whether sibling `j` witnesses `i`'s blur in the first tier: less than `exposureApart` from
+    /// it, clipping no more (`clippingMargin`), not grainier (`grainy`).
+    static func firstTierWitness(_ j: SelectInput, of i: SelectInput) -> Bool {
+        let mi = i.technical.measurements, mj = j.technical.measurements
+        return abs(GroupExposure.difference(mi, mj)) < exposureApart && mj.clippedHighlights <= mi.clippedHighlights + clippingMargin
+            && !grainy(j, than: i)
+    }
+
     /// Stops apart at which a sibling is no witness at all: a misexposed frame (the fault is 1.7).
     static let exposureFar = 1.7
 
@@ -236,7 +248,7 @@ public enum GroupBlur {
                 let misfireWitness = apart >= Self.exposureApart && misfires.contains(j) && !misfires.contains(i) && !unclippedBrighter
                 guard apart < Self.exposureFar, !renditions || gainPair, !misfireWitness else { continue }
                 let grainy = Self.grainy(photos[j], than: photos[i])
-                let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + 0.02 ? 1 : 0
+                let tier = apart >= Self.exposureApart ? 2 : mj.clippedHighlights > mi.clippedHighlights + Self.clippingMargin ? 1 : 0
                 let t = grainy ? (tier == 2 ? 4 : 3) : tier
                 // Grain passes for detail in a spectrum, even at the analysis scale, but not for a
                 // narrower edge: a grainy witness shows this frame blurred only where this frame's

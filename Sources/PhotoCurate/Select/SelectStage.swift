@@ -483,12 +483,7 @@ public struct SelectStage: BarrierStage {
                 // tier): as bright within a stop, clipping no more, no grainier. A clean frame read
                 // 0.57 px blurred against its one mate, 2.1 stops over and clipped, which the decile
                 // measure put 0.9 stops apart (a development trip).
-                let mi = photos[i].technical.measurements
-                let witnesses = mates.filter { j in
-                    let mj = photos[j].technical.measurements
-                    return abs(GroupExposure.difference(mi, mj)) < GroupBlur.exposureApart
-                        && mj.clippedHighlights <= mi.clippedHighlights + 0.02 && !GroupBlur.grainy(photos[j], than: photos[i])
-                }
+                let witnesses = mates.filter { GroupBlur.firstTierWitness(photos[$0], of: photos[i]) }
                 guard !witnesses.isEmpty else { continue }
                 let members = [i] + witnesses
                 let smear = GroupSmear.measure(members: members, photos: photos)
