@@ -22,22 +22,17 @@ It writes the same `labels.json` as `bench make-trip`, with the issue's mild fau
   the scenes are portrait frames stored on their side with orientation 6;
 - two scenes in 24 have no clean frame at all, so a top 20 has no excuse for a fault.
 """
-import argparse, datetime, io, json, math, os, random, sys
+import datetime, io, math, os, random, sys
 
 import numpy as np
 from PIL import Image, ImageFilter
 from scipy import ndimage, signal
 
-KINDS = ["blur", "motion", "under", "over", "noise"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tripkit"))
+import tripfiles  # noqa: E402
 
-
-def srgb_to_linear(v):
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def linear_to_srgb(v):
-    v = np.clip(v, 0, 1)
-    return np.where(v <= 0.0031308, 12.92 * v, 1.055 * np.power(v, 1 / 2.4) - 0.055)
+KINDS = tripfiles.KINDS
+srgb_to_linear, linear_to_srgb = tripfiles.srgb_to_linear, tripfiles.linear_to_srgb
 
 
 def shoulder(v, knee=0.8):
@@ -53,12 +48,7 @@ def motion_kernel(length, angle):
     c = (size - 1) / 2
     steps = int(length * 8) + 1
     for t in np.linspace(-length / 2, length / 2, steps):
-        x, y = c + t * math.cos(angle), c + t * math.sin(angle)
-        x0, y0 = int(math.floor(x)), int(math.floor(y))
-        fx, fy = x - x0, y - y0
-        for dx, dy, w in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):
-            if 0 <= x0 + dx < size and 0 <= y0 + dy < size:
-                k[y0 + dy, x0 + dx] += w
+        tripfiles.splat(k, c + t * math.cos(angle), c + t * math.sin(angle))
     return k / k.sum()
 
 
@@ -72,43 +62,13 @@ def from_ycc(y, cb, cr):
     return np.stack([y + 1.402 * cr, y - 0.344136 * cb - 0.714136 * cr, y + 1.772 * cb], -1)
 
 
-def exif_bytes(when, gps, orientation, model):
-    ex = Image.Exif()
-    ex[0x010F] = "OtherGen"
-    ex[0x0110] = model
-    ex[0x0112] = orientation
-    ifd = ex.get_ifd(0x8769)
-    stamp = when.strftime("%Y:%m:%d %H:%M:%S")
-    ifd[0x9003] = stamp
-    ifd[0x9004] = stamp
-    ifd[0x9291] = "%02d" % (when.microsecond // 10000)
-    if gps:
-        lat, lon = gps
-        g = ex.get_ifd(0x8825)
-
-        def dms(v):
-            v = abs(v); d = int(v); m = int((v - d) * 60); s = (v - d - m / 60) * 3600
-            return (float(d), float(m), round(s, 4))
-        g[1] = "N" if lat >= 0 else "S"; g[2] = dms(lat)
-        g[3] = "E" if lon >= 0 else "W"; g[4] = dms(lon)
-    return ex.tobytes()
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--from", dest="src", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--size", type=int, default=4000, help="long edge (3:2 frames)")
-    ap.add_argument("--scenes", type=int, default=24)
-    ap.add_argument("--hopeless", type=int, default=2, help="scenes with no clean frame")
+    ap = tripfiles.arguments(__doc__, "long edge (3:2 frames)", scenes=24)
     ap.add_argument("--quality", type=int, default=92)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     nrng = np.random.default_rng(a.seed)
-    sources = sorted(f for f in os.listdir(a.src) if f.lower().endswith((".jpg", ".jpeg", ".png")))
-    if not sources:
-        sys.exit(f"make_trip: no JPEG or PNG in {a.src}")
+    sources = tripfiles.source_names(a.src, "make_trip")
     photos = os.path.join(a.out, "photos"); os.makedirs(photos, exist_ok=True)
     W, H = a.size, a.size * 2 // 3
     k1000 = a.size / 1000
@@ -139,14 +99,11 @@ def main():
     rng.shuffle(shots)
     labels = {"seed": a.seed, "mode": "othergen", "range": "mild", "quality": a.quality, "exposureFaults": "scene",
               "size": f"{W}x{H}", "scenes": a.scenes, "files": {}}
-    cache = {}
+    source_image = tripfiles.SourceImages(a.src)
     for i, s in enumerate(shots):
         name = f"DSC{i + 1:05d}.JPG"
         r = random.Random(s["seed"])
-        if s["src"] not in cache:
-            cache.clear()
-            cache[s["src"]] = Image.open(os.path.join(a.src, s["src"])).convert("RGB")
-        img = cache[s["src"]]
+        img = source_image(s["src"])
         sw, sh = img.size
         fw, fh = (H, W) if s["portrait"] else (W, H)
         aspect = fw / fh
@@ -195,29 +152,11 @@ def main():
         buf = io.BytesIO()
         kw = dict(quality=a.quality, subsampling=2)
         if s["exif"]:
-            kw["exif"] = exif_bytes(s["when"], s["gps"], orientation, "OG-%d" % (s["scene"] % 3))
+            kw["exif"] = tripfiles.exif_bytes("OtherGen", "OG-%d" % (s["scene"] % 3), s["when"], s["gps"], orientation, subsec=True)
         out.save(buf, "JPEG", **kw)
-        with open(os.path.join(photos, name), "wb") as f:
-            f.write(buf.getvalue())
-        labels["files"][name] = {"scene": s["scene"], "burst": s["scene"], "shot": s["shot"], "source": s["src"],
-                                 "degradation": deg, "has_exif": s["exif"], "has_gps": bool(s["exif"] and s["gps"]),
-                                 "orientation": orientation if s["exif"] else 1, "corrupt": False,
-                                 "capture_time": s["when"].strftime("%Y:%m:%d %H:%M:%S") if s["exif"] else None}
-        print(f"{i + 1}/{len(shots)} {name} scene {s['scene']} {deg['kind'] if deg else 'clean'}", file=sys.stderr)
+        tripfiles.save_frame(photos, labels, name, buf.getvalue(), s, deg, orientation, progress=(i + 1, len(shots)))
     # Files a trip folder really holds: cut off, empty, not a photo.
-    good = sorted(labels["files"])[0]
-    data = open(os.path.join(photos, good), "rb").read()
-    for name, body, why in (("DSC90001.JPG", data[: len(data) // 3], "truncated"), ("DSC90002.JPG", b"", "empty"),
-                            ("DSC90003.JPG", b"not a photo\n" * 40, "not an image")):
-        with open(os.path.join(photos, name), "wb") as f:
-            f.write(body)
-        labels["files"][name] = {"has_exif": False, "has_gps": False, "orientation": 1, "corrupt": True, "corruption": why}
-    for v in labels["files"].values():
-        for key in [k for k, x in v.items() if x is None]:
-            del v[key]
-    with open(os.path.join(a.out, "labels.json"), "w") as f:
-        json.dump(labels, f, indent=1, sort_keys=True)
-    print(f"wrote {len(shots)} photos and 3 bad files to {photos}", file=sys.stderr)
+    tripfiles.finish(a.out, photos, labels, ("DSC90001.JPG", "DSC90002.JPG", "DSC90003.JPG"), cut=3, junk=b"not a photo\n" * 40)
 
 
 if __name__ == "__main__":

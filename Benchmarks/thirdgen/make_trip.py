@@ -24,22 +24,17 @@ EV from the scene's), and makes its choices unlike the other two:
   portrait frames stored on their side with orientation 8;
 - two scenes in 22 have no clean frame at all.
 """
-import argparse, datetime, io, json, math, os, random, sys
+import datetime, io, math, os, random, sys
 
 import numpy as np
 from PIL import Image
 from scipy import ndimage, signal
 
-KINDS = ["blur", "motion", "under", "over", "noise"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tripkit"))
+import tripfiles  # noqa: E402
 
-
-def to_linear(v):
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
-
-
-def to_srgb(v):
-    v = np.clip(v, 0, 1)
-    return np.where(v <= 0.0031308, 12.92 * v, 1.055 * np.power(v, 1 / 2.4) - 0.055)
+KINDS = tripfiles.KINDS
+to_linear, to_srgb = tripfiles.srgb_to_linear, tripfiles.linear_to_srgb
 
 
 def disc_kernel(radius):
@@ -61,13 +56,7 @@ def smear_kernel(length, angle, ramp):
     c = (size - 1) / 2
     steps = int(length * 10) + 2
     for i, t in enumerate(np.linspace(-length / 2, length / 2, steps)):
-        w = (1.0 - 0.8 * i / (steps - 1)) if ramp else 1.0
-        x, y = c + t * math.cos(angle), c + t * math.sin(angle)
-        x0, y0 = int(math.floor(x)), int(math.floor(y))
-        fx, fy = x - x0, y - y0
-        for dx, dy, f in ((0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)):
-            if 0 <= x0 + dx < size and 0 <= y0 + dy < size:
-                k[y0 + dy, x0 + dx] += w * f
+        tripfiles.splat(k, c + t * math.cos(angle), c + t * math.sin(angle), (1.0 - 0.8 * i / (steps - 1)) if ramp else 1.0)
     return k / k.sum()
 
 
@@ -75,39 +64,10 @@ def convolve(img, kern):
     return np.stack([signal.fftconvolve(img[..., c], kern, mode="same") for c in range(3)], -1)
 
 
-def exif_bytes(when, gps, orientation):
-    ex = Image.Exif()
-    ex[0x010F] = "ThirdGen"
-    ex[0x0110] = "TG Phone"
-    ex[0x0112] = orientation
-    ifd = ex.get_ifd(0x8769)
-    stamp = when.strftime("%Y:%m:%d %H:%M:%S")
-    ifd[0x9003] = stamp
-    ifd[0x9004] = stamp
-    if gps:
-        g = ex.get_ifd(0x8825)
-
-        def dms(v):
-            v = abs(v); d = int(v); m = int((v - d) * 60)
-            return (float(d), float(m), round((v - d - m / 60) * 3600, 3))
-        g[1] = "N" if gps[0] >= 0 else "S"; g[2] = dms(gps[0])
-        g[3] = "E" if gps[1] >= 0 else "W"; g[4] = dms(gps[1])
-    return ex.tobytes()
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--from", dest="src", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--size", type=int, default=4000, help="long edge (4:3 frames)")
-    ap.add_argument("--scenes", type=int, default=22)
-    ap.add_argument("--hopeless", type=int, default=2, help="scenes with no clean frame")
-    a = ap.parse_args()
+    a = tripfiles.arguments(__doc__, "long edge (4:3 frames)", scenes=22).parse_args()
     rng = random.Random(a.seed * 7919 + 3)
-    sources = sorted(f for f in os.listdir(a.src) if f.lower().endswith((".jpg", ".jpeg", ".png")))
-    if not sources:
-        sys.exit(f"thirdgen: no JPEG or PNG in {a.src}")
+    sources = tripfiles.source_names(a.src, "thirdgen")
     photos = os.path.join(a.out, "photos"); os.makedirs(photos, exist_ok=True)
     W, H = a.size, a.size * 3 // 4
     k1000 = a.size / 1000
@@ -135,14 +95,11 @@ def main():
     rng.shuffle(shots)
     labels = {"seed": a.seed, "mode": "thirdgen", "range": "mild", "exposureFaults": "scene",
               "size": f"{W}x{H}", "scenes": a.scenes, "files": {}}
-    cache = {}
+    source_image = tripfiles.SourceImages(a.src)
     for i, s in enumerate(shots):
         name = f"PXL_{s['when'].strftime('%Y%m%d_%H%M%S')}{i:03d}.jpg"
         r = random.Random(s["seed"])
-        if s["src"] not in cache:
-            cache.clear()
-            cache[s["src"]] = Image.open(os.path.join(a.src, s["src"])).convert("RGB")
-        img = cache[s["src"]]
+        img = source_image(s["src"])
         sw, sh = img.size
         fw, fh = (H, W) if s["portrait"] else (W, H)
         cw = s["crop"][0] * sw; ch = cw * fh / fw
@@ -191,27 +148,12 @@ def main():
             out = out.transpose(Image.ROTATE_270); orientation = 8
         kw = dict(quality=s["q"], subsampling=s["sub"])
         if s["exif"]:
-            kw["exif"] = exif_bytes(s["when"], s["gps"], orientation)
+            kw["exif"] = tripfiles.exif_bytes("ThirdGen", "TG Phone", s["when"], s["gps"], orientation, seconds_digits=3)
         buf = io.BytesIO()
         out.save(buf, "JPEG", **kw)
-        with open(os.path.join(photos, name), "wb") as f:
-            f.write(buf.getvalue())
-        entry = {"scene": s["scene"], "burst": s["scene"], "shot": s["shot"], "source": s["src"], "degradation": deg,
-                 "has_exif": s["exif"], "has_gps": bool(s["exif"] and s["gps"]),
-                 "orientation": orientation if s["exif"] else 1, "corrupt": False,
-                 "capture_time": s["when"].strftime("%Y:%m:%d %H:%M:%S") if s["exif"] else None}
-        labels["files"][name] = {k: x for k, x in entry.items() if x is not None}
-        print(f"{i + 1}/{len(shots)} {name} scene {s['scene']} {deg['kind'] if deg else 'clean'}", file=sys.stderr)
-    good = sorted(labels["files"])[0]
-    data = open(os.path.join(photos, good), "rb").read()
-    for name, body, why in (("PXL_broken_1.jpg", data[: len(data) // 2], "truncated"), ("PXL_broken_2.jpg", b"", "empty"),
-                            ("PXL_broken_3.jpg", b"<html>not a photo</html>\n" * 30, "not an image")):
-        with open(os.path.join(photos, name), "wb") as f:
-            f.write(body)
-        labels["files"][name] = {"has_exif": False, "has_gps": False, "orientation": 1, "corrupt": True, "corruption": why}
-    with open(os.path.join(a.out, "labels.json"), "w") as f:
-        json.dump(labels, f, indent=1, sort_keys=True)
-    print(f"wrote {len(shots)} photos and 3 bad files to {photos}", file=sys.stderr)
+        tripfiles.save_frame(photos, labels, name, buf.getvalue(), s, deg, orientation, progress=(i + 1, len(shots)))
+    # Files a trip folder really holds: cut off, empty, not a photo.
+    tripfiles.finish(a.out, photos, labels, ("PXL_broken_1.jpg", "PXL_broken_2.jpg", "PXL_broken_3.jpg"), cut=2, junk=b"<html>not a photo</html>\n" * 30)
 
 
 if __name__ == "__main__":
