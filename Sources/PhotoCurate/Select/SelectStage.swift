@@ -183,6 +183,9 @@ public struct SelectStage: BarrierStage {
     ///     shooting burst in other groups, and its blur, smear and grain against those of them that
     ///     witness best (as bright, clipping no more, no grainier): a fault had split it from them.
     public static let version = 52
+    /// How many of its shooting burst's frames in other groups a photo alone in its group is
+    /// compared with, nearest in time first (a visual group holds at most `maxPerCluster`, 20).
+    static let burstMatesCompared = 8
     /// Share of a sideways frame's standing that an upright sibling needs to go before it.
     static let sidewaysGivesWay = 0.5
     public static let parameterSpecs: [ParameterSpec] = [
@@ -477,7 +480,14 @@ public struct SelectStage: BarrierStage {
             for i in photos.indices { if let b = bursts[i] { byBurst[b, default: []].append(i) } }
             for c in clustering.clusters where c.photos.count == 1 {
                 let i = c.photos[0]
-                guard let b = bursts[i], let mates = byBurst[b]?.filter({ clustering.clusterOf[$0] != c.id }), !mates.isEmpty else { continue }
+                guard let b = bursts[i], let t = photos[i].epoch,
+                      let all = byBurst[b]?.filter({ clustering.clusterOf[$0] != c.id }), !all.isEmpty else { continue }
+                // The nearest in time only: a burst is a chain of frames seconds apart, and a
+                // time-lapse makes one of thousands, which each lone frame would compare pairwise.
+                let mates = Array(all.sorted { a, b in
+                    let da = abs(photos[a].epoch! - t), db = abs(photos[b].epoch! - t)
+                    return da != db ? da < db : photos[a].path < photos[b].path
+                }.prefix(Self.burstMatesCompared))
                 if let v = GroupExposure.measure(members: [i] + mates, photos: photos)[i] { groupExposure[i] = v }
                 // Its blur, smear and grain only against mates that witness best (`GroupBlur`'s first
                 // tier): as bright within a stop, clipping no more, no grainier. A clean frame read
