@@ -457,14 +457,17 @@ public struct SelectStage: BarrierStage {
         var reasons = [[String]](repeating: [], count: n)
         var groupBlur: [Int: GroupBlur.Value] = [:], groupExposure: [Int: Double] = [:], groupNoise: [Int: Double] = [:]
         var groupSmear: [Int: Double] = [:]
+        func blur(_ members: [Int], smear: [Int: Double], exposure: [Int: Double] = [:]) -> [Int: GroupBlur.Value] {
+            GroupBlur.measure(members: members, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"],
+                              smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys),
+                              misfires: Set(exposure.filter { abs($0.value) >= GroupExposure.misfire }.keys))
+        }
         for c in clustering.clusters where c.photos.count > 1 {
             let smear = GroupSmear.measure(members: c.photos, photos: photos)
             groupSmear.merge(smear) { a, _ in a }
             let exposure = GroupExposure.measure(members: c.photos, photos: photos)
             groupExposure.merge(exposure) { a, _ in a }
-            groupBlur.merge(GroupBlur.measure(members: c.photos, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"],
-                                              smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys),
-                                              misfires: Set(exposure.filter { abs($0.value) >= GroupExposure.misfire }.keys))) { a, _ in a }
+            groupBlur.merge(blur(c.photos, smear: smear, exposure: exposure)) { a, _ in a }
             groupNoise.merge(GroupNoise.measure(members: c.photos, photos: photos)) { a, _ in a }
         }
         // A photo alone in its visual group is compared with the frames of its shooting burst
@@ -480,14 +483,14 @@ public struct SelectStage: BarrierStage {
             for i in photos.indices { if let b = bursts[i] { byBurst[b, default: []].append(i) } }
             for c in clustering.clusters where c.photos.count == 1 {
                 let i = c.photos[0]
-                guard let b = bursts[i], let t = photos[i].epoch,
-                      let all = byBurst[b]?.filter({ clustering.clusterOf[$0] != c.id }), !all.isEmpty else { continue }
+                guard let b = bursts[i], let t = photos[i].epoch else { continue }
                 // The nearest in time only: a burst is a chain of frames seconds apart, and a
                 // time-lapse makes one of thousands, which each lone frame would compare pairwise.
-                let mates = Array(all.sorted { a, b in
-                    let da = abs(photos[a].epoch! - t), db = abs(photos[b].epoch! - t)
-                    return da != db ? da < db : photos[a].path < photos[b].path
-                }.prefix(Self.burstMatesCompared))
+                let mates = (byBurst[b] ?? []).filter { clustering.clusterOf[$0] != c.id }
+                    .compactMap { j in photos[j].epoch.map { (gap: abs($0 - t), j: j) } }
+                    .sorted { $0.gap != $1.gap ? $0.gap < $1.gap : photos[$0.j].path < photos[$1.j].path }
+                    .prefix(Self.burstMatesCompared).map(\.j)
+                guard !mates.isEmpty else { continue }
                 if let v = GroupExposure.measure(members: [i] + mates, photos: photos)[i] { groupExposure[i] = v }
                 // Its blur, smear and grain only against mates that witness best (`GroupBlur`'s first
                 // tier): as bright within a stop, clipping no more, no grainier. A clean frame read
@@ -497,10 +500,8 @@ public struct SelectStage: BarrierStage {
                 guard !witnesses.isEmpty else { continue }
                 let members = [i] + witnesses
                 let smear = GroupSmear.measure(members: members, photos: photos)
-                let blur = GroupBlur.measure(members: members, photos: photos, nativeWeight: parameters["nativeBlurWeight"], blurredWitness: parameters["blurRef"],
-                                             smeared: Set(smear.filter { GroupSmear.isSmeared($0.value) }.keys))
                 if let v = smear[i] { groupSmear[i] = v }
-                if let v = blur[i] { groupBlur[i] = v }
+                if let v = blur(members, smear: smear)[i] { groupBlur[i] = v }
                 if let v = GroupNoise.measure(members: members, photos: photos)[i] { groupNoise[i] = v }
             }
         }
