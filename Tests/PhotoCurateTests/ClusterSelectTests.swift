@@ -285,8 +285,9 @@ final class ClusterSelectTests: XCTestCase {
     }
 
     /// The darker frame of a pair that stops short of white is its misfire, even beside a twin
-    /// that blows a white overcast sky and scores worse on its own; a low-key frame that keeps
-    /// its highlights is not, nor is one beside a frame blown like a pushed one.
+    /// that blows a white overcast sky and scores worse on its own, or beside a bright twin that
+    /// clips nothing; a low-key frame that keeps its highlights is not, nor is one beside a frame
+    /// blown like a pushed one.
     func testAPairsDarkerFrameShortOfWhiteIsTheMisfireBesideAWhiteSky() throws {
         func input(_ medianLuma: Double, exposure: Double, white: Double, clipped: Double, blown: Double) -> SelectInput {
             let t = TechnicalQualityScore(sharpness: 1, exposure: exposure, noise: 1, composition: 0.5, overall: 0.8,
@@ -312,6 +313,18 @@ final class ClusterSelectTests: XCTestCase {
                                                                       input(0.25, exposure: 0.37, white: 0.49, clipped: 0, blown: 0)])
         XCTAssertNil(pushed[1])
         XCTAssertGreaterThan(try XCTUnwrap(pushed[0]), 1.5)
+        // x46a's pier, washed out on purpose: median 0.77 and nothing clipped in any channel (exposure
+        // 0.41), its twin 1.9 stops under stopping at 0.549 (exposure 0.84). Over-exposure clips, so
+        // the bright frame is the scene's exposure.
+        let washed = GroupExposure.measure(members: [0, 1], photos: [input(0.77, exposure: 0.41, white: 0.83, clipped: 0, blown: 0),
+                                                                      input(0.51, exposure: 0.84, white: 0.549, clipped: 0, blown: 0)])
+        XCTAssertNil(washed[0], "the washed-out frame is the reference")
+        XCTAssertLessThan(try XCTUnwrap(washed[1]), -1)
+        // The same bright frame blowing a colour over 5 % of it may be pushed: the better look decides.
+        let blowing = GroupExposure.measure(members: [0, 1], photos: [input(0.77, exposure: 0.41, white: 0.83, clipped: 0, blown: 0.05),
+                                                                       input(0.51, exposure: 0.84, white: 0.549, clipped: 0, blown: 0)])
+        XCTAssertNil(blowing[1])
+        XCTAssertGreaterThan(try XCTUnwrap(blowing[0]), 1)
     }
 
     /// Both frames of a pair look right on their own; the darker clips nothing and is not short

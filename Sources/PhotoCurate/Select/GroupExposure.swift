@@ -132,8 +132,8 @@ public enum GroupExposure {
 
     /// The frame of a pair that is a misfire because it stops short of white: at least `misfire`
     /// stops darker than its sibling, its white point under `pairShortOfWhite`, beside a sibling
-    /// whose median sits in the middle (`brightMedian`) and that is not blown like a pushed frame
-    /// (`pushedBlown`). Taking light away lowers the white point first, and a low-key frame keeps
+    /// that clips nothing (`clipsNoColour`), or whose median sits in the middle (`brightMedian`)
+    /// and that is not blown like a pushed frame (`pushedBlown`). Taking light away lowers the white point first, and a low-key frame keeps
     /// its highlights (white point 0.75 and up); a frame 2 stops under keeps none. A street under
     /// a white overcast sky blew 46 % of its clean frame in some colour (14.5 % clipped, exposure
     /// 0.09 on its own) beside its twin 2.1 stops under (white point 0.49, exposure 0.37): by
@@ -143,9 +143,25 @@ public enum GroupExposure {
         // A brighter frame that is bright by design (`brightByDesign`) may be blown and bright
         // overall: a laptop on white (69 % blown, median 1.0) lost to its twin 2 stops under,
         // white point 0.55, which was picked (a held-out trip; select v47).
+        // A brighter frame that clips nothing in any channel is not pushed however bright it is
+        // (over-exposure clips): a pier washed out to a median of 0.77 on purpose (a desktop
+        // background's source, white point 0.83, nothing clipped) lost to its twin 1.9 stops under
+        // (white point 0.55), which was picked (a held-out trip; select v53).
         guard let p = apart(i, j, iOverJ, photos), p.md.whitePoint < pairShortOfWhite,
-              brightByDesign(p.mb) || (p.mb.clippedColour < pushedBlown && p.mb.medianLuma <= brightMedian) else { return nil }
+              brightByDesign(p.mb) || clipsNoColour(p.mb) || (p.mb.clippedColour < pushedBlown && p.mb.medianLuma <= brightMedian)
+        else { return nil }
         return p.dark
+    }
+
+    /// Share of the frame blown in some colour up to which a frame still clips nothing
+    /// (`clipsNoColour`): a specular glint.
+    static let noColourClipped = 0.01
+
+    /// Whether a frame clips nothing at all: neither luma blocks (`darkClippedAtMost`) nor any
+    /// channel (`noColourClipped`). A gain of 1.7 stops or more on a scene that reaches white
+    /// clips; one that leaves every channel unclipped was put on a scene that stopped short of it.
+    static func clipsNoColour(_ m: TechnicalQualityScore.Measurements) -> Bool {
+        m.clippedHighlights <= darkClippedAtMost && m.clippedColour <= noColourClipped
     }
 
     /// White point (99th percentile of luma) at which a frame uses its whole range: no light is

@@ -182,7 +182,10 @@ public struct SelectStage: BarrierStage {
     /// 52: a photo alone in its visual group has its exposure measured against the frames of its
     ///     shooting burst in other groups, and its blur, smear and grain against those of them that
     ///     witness best (as bright, clipping no more, no grainier): a fault had split it from them.
-    public static let version = 52
+    /// 53: the darker frame of a pair, short of white, is its misfire beside a bright twin that clips
+    ///     nothing in any channel (`GroupExposure.clipsNoColour`); before, a median over 0.65 let the
+    ///     twin's absolute score decide, and a washed-out scene lost to its frame 1.9 stops under.
+    public static let version = 53
     /// How many of its shooting burst's frames in other groups a photo alone in its group is
     /// compared with, nearest in time first (a visual group holds at most `maxPerCluster`, 20).
     static let burstMatesCompared = 8
