@@ -249,6 +249,33 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertTrue(s.reasons[4].contains { $0.contains("not picked: looks like") }, "\(s.reasons[4])")
     }
 
+    /// A held-back untimed best whose timed stand-in is worth less than another held-back scene
+    /// fills after that scene: the stand-in fills at its own worth, not its group's best's, and
+    /// says why its group was held back (select v54).
+    func testAStandInForAHeldBackBestFillsAtItsOwnWorth() throws {
+        let a = unit([1, 0, 0, 0]), c = unit([0, 0, 1, 0])
+        // Under the quality floor (35 % of 0.9): u (0.3) best of its group, then c (0.12), then u's timed siblings.
+        let photos: [(String, FeaturePrint, Double, Double)] = [
+            ("a", a, 0, 0.9), ("b0", unit([0.85, 0.5268, 0, 0]), 5 * 3600, 0.1), ("b1", unit([0.84, 0.54, 0, 0.01]), 5 * 3600 + 2, 0.05),
+            ("c", c, 10 * 3600, 0.12), ("u", unit([0.86, 0.51, 0, 0.02]), 0, 0.3)]
+        var (inputs, sel) = timed(photos)
+        inputs[4] = ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: inputs[4].print, quality: inputs[4].quality, path: "u")
+        sel[4] = SelectInput(path: "u", technical: sel[4].technical, localHour: nil, timeLabel: nil, print: sel[4].print, timeTrusted: false)
+        let cl = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
+        XCTAssertEqual(cl.clusterOf[4], cl.clusterOf[1], "the untimed frame joins the timed group it looks like")
+        // One place after a: c takes it, not b0 standing in for u.
+        let two = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 2])).run((sel, cl))
+        XCTAssertGreaterThan(two.scores[4].overall, two.scores[3].overall, "u's group fills before c")
+        XCTAssertGreaterThan(two.scores[3].overall, two.scores[1].overall, "c before b0")
+        XCTAssertEqual(two.picks.map { sel[$0].path }, ["a", "c"])
+        // Two places: b0 after c, in u's place, held back for u's reason.
+        let three = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 3])).run((sel, cl))
+        XCTAssertEqual(Set(three.picks.map { sel[$0].path }), ["a", "c", "b0"])
+        XCTAssertTrue(three.reasons[1].contains { $0.contains("in place of u, which has none") }, "\(three.reasons[1])")
+        XCTAssertTrue(three.reasons[1].contains { $0.contains("fills the top 3: quality 0.30 is under 35% of the trip's best (0.90), but no other scene is left") },
+                      "\(three.reasons[1])")
+    }
+
     /// A frame stored on its side gives way to an upright sibling that stands at least half as
     /// well, not to one that is far worse (a frame two stops under against two clean frames).
     func testAFrameOnItsSideGivesWayOnlyToAnUprightSiblingHalfAsGood() throws {

@@ -185,7 +185,10 @@ public struct SelectStage: BarrierStage {
     /// 53: the darker frame of a pair, short of white, is its misfire beside a bright twin that clips
     ///     nothing in any channel (`GroupExposure.clipsNoColour`); before, a median over 0.65 let the
     ///     twin's absolute score decide, and a washed-out scene lost to its frame 1.9 stops under.
-    public static let version = 53
+    /// 54: a held-back untimed best's stand-in (`diverse`'s `standIns`) fills at its own worth, after
+    ///     the held-back frames of other scenes that fill before it; before, it took its group's
+    ///     best's turn, and a smeared frame of an all-faulty scene filled ahead of a clean one.
+    public static let version = 54
     /// How many of its shooting burst's frames in other groups a photo alone in its group is
     /// compared with, nearest in time first (a visual group holds at most `maxPerCluster`, 20).
     static let burstMatesCompared = 8
@@ -693,8 +696,9 @@ public struct SelectStage: BarrierStage {
             let timed = c.photos.filter { photos[$0].epoch != nil && photos[$0].damaged == nil && blank(photos[$0]) == nil }
             if let stand = timed.min(by: better) { standIns[best] = stand }
         }
+        let fillsBefore: (Int, Int) -> Bool = { a, b in fillTier(a) != fillTier(b) ? fillTier(a) < fillTier(b) : fillKey(a) > fillKey(b) }
         let (picks, fills, standingFor) = diverse(candidates, reserve: reserve, heldBack: heldBack, limit: top, photos: photos, clustering: clustering,
-                                                  bursts: bursts, standIns: standIns)
+                                                  bursts: bursts, standIns: standIns, fillsBefore: fillsBefore)
         for i in standingFor.keys {
             // It stands in for its group's best: what beat it in the burst does not hold it back.
             reasons[i].removeAll { $0.hasPrefix("beaten by ") }
@@ -837,9 +841,11 @@ public struct SelectStage: BarrierStage {
     /// When that leaves the top N short, it is filled (reason returned per photo) from the
     /// rest: first look-alikes of picks of other moments (less alike first), then groups held back or under the floor.
     /// `standIns`: for a group's best, the frame that fills in its place as a look-alike; the
-    /// result's `standingFor` says, for each pick that did, whose place it took.
+    /// result's `standingFor` says, for each pick that did, whose place it took. `fillsBefore`
+    /// orders held-back frames as `reserve` is ordered; a stand-in for a held-back best waits
+    /// behind the held-back frames that fill before it.
     func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?],
-                 standIns: [Int: Int] = [:]) -> (picks: [Int], fills: [Int: String], standingFor: [Int: Int]) {
+                 standIns: [Int: Int] = [:], fillsBefore: ((Int, Int) -> Bool)? = nil) -> (picks: [Int], fills: [Int: String], standingFor: [Int: Int]) {
         var picks: [Int] = []
         var used = Set<Int>()
         var fills: [Int: String] = [:]
@@ -882,18 +888,34 @@ public struct SelectStage: BarrierStage {
         let repeatLimit = max(fillLimit, Float(parameters["repeatSimilarity"]))
         var standingFor: [Int: Int] = [:]
         for (list, isReserve, under) in [(ranked, false, fillLimit), (ranked, false, repeatLimit), (reserve, true, fillLimit)] {
-            for candidate in list where picks.count < limit && !used.contains(candidate) {
+            var queue = list, k = 0
+            // Stand-ins put back in the queue to wait their turn, and the best each stands for.
+            var waiting: [Int: Int] = [:]
+            while k < queue.count && picks.count < limit {
+                let candidate = queue[k]
+                k += 1
+                guard !used.contains(candidate) else { continue }
+                var i = candidate, standsFor = waiting[candidate]
                 guard var alike = lookAlike(candidate, under: under) else { continue }
-                var i = candidate
                 // A look-alike of another moment's pick: its moment must be its own, not adopted.
-                if !alike.isEmpty, let stand = standIns[candidate] {
+                if standsFor == nil, !alike.isEmpty, let stand = standIns[candidate] {
                     guard !used.contains(stand), let standAlike = lookAlike(stand, under: under) else { continue }
-                    (i, alike) = (stand, standAlike)
                     used.insert(candidate)
-                    standingFor[stand] = candidate
+                    // A held-back best's stand-in fills at its own worth: an all-faulty scene's
+                    // untimed best (technical 0.59) sent in its smeared timed sibling (0.21) ahead
+                    // of a clean frame of another scene (0.24; a held-out trip of the third generator).
+                    if isReserve, let order = fillsBefore, queue[k...].contains(where: { !used.contains($0) && order($0, stand) }) {
+                        let at = queue[k...].firstIndex { !order($0, stand) } ?? queue.count
+                        queue.insert(stand, at: at)
+                        waiting[stand] = candidate
+                        continue
+                    }
+                    (i, alike, standsFor) = (stand, standAlike, candidate)
                 }
+                if let best = standsFor { standingFor[i] = best }
                 picks.append(i); used.insert(i)
-                let held = isReserve ? (heldBack[i] ?? "") + ", but no other scene is left" : ""
+                // A stand-in is held back for its group's best's reason.
+                let held = isReserve ? (heldBack[standsFor ?? i] ?? "") + ", but no other scene is left" : ""
                 let why = [held, alike].filter { !$0.isEmpty }.joined(separator: "; ")
                 if !why.isEmpty { fills[i] = "fills the top \(limit): " + why }
             }
