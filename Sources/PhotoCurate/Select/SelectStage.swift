@@ -845,7 +845,7 @@ public struct SelectStage: BarrierStage {
     /// orders held-back frames as `reserve` is ordered; a stand-in for a held-back best waits
     /// behind the held-back frames that fill before it.
     func diverse(_ ranked: [Int], reserve: [Int], heldBack: [Int: String], limit: Int, photos: [SelectInput], clustering: Clustering, bursts: [Int?],
-                 standIns: [Int: Int] = [:], fillsBefore: ((Int, Int) -> Bool)? = nil) -> (picks: [Int], fills: [Int: String], standingFor: [Int: Int]) {
+                 standIns: [Int: Int] = [:], fillsBefore: (Int, Int) -> Bool) -> (picks: [Int], fills: [Int: String], standingFor: [Int: Int]) {
         var picks: [Int] = []
         var used = Set<Int>()
         var fills: [Int: String] = [:]
@@ -904,8 +904,8 @@ public struct SelectStage: BarrierStage {
                     // A held-back best's stand-in fills at its own worth: an all-faulty scene's
                     // untimed best (technical 0.59) sent in its smeared timed sibling (0.21) ahead
                     // of a clean frame of another scene (0.24; a held-out trip of the third generator).
-                    if isReserve, let order = fillsBefore, queue[k...].contains(where: { !used.contains($0) && order($0, stand) }) {
-                        let at = queue[k...].firstIndex { !order($0, stand) } ?? queue.count
+                    if isReserve, queue[k...].contains(where: { !used.contains($0) && fillsBefore($0, stand) }) {
+                        let at = queue[k...].firstIndex { !fillsBefore($0, stand) } ?? queue.count
                         queue.insert(stand, at: at)
                         waiting[stand] = candidate
                         continue
