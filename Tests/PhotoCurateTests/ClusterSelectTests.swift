@@ -227,20 +227,27 @@ final class ClusterSelectTests: XCTestCase {
         XCTAssertEqual(Set(off.picks.map { sel[$0].path }), ["a", "alike", "dark"])
     }
 
-    /// A frame with no trusted time joins a group by its look alone, so it may be a frame of
-    /// another scene cut from the same photograph. Where its group fills a short top N as a
-    /// look-alike of a pick of another moment, the group's best frame with a trusted time stands
-    /// in for it (og186: the untimed frame was the picked scene's own, a same-scene pair).
-    func testAnUntimedBestFillsAsALookAlikeOnlyThroughItsGroupsTimedFrame() throws {
-        let a = unit([1, 0, 0, 0]), c = unit([0, 0, 1, 0])
+    /// Five photos, each with the quality given: a at 0 s; b0 and b1, a burst 5 h later that looks
+    /// like a (0.85); c, unlike both, 10 h later; u, with no trusted time, which joins b's group
+    /// (asserted) and looks like a, clustered.
+    func untimedBestBesideAPick(a qa: Double, b0: Double, b1: Double, c qc: Double, u qu: Double) throws -> ([SelectInput], Clustering) {
         let photos: [(String, FeaturePrint, Double, Double)] = [
-            ("a", a, 0, 0.9), ("b0", unit([0.85, 0.5268, 0, 0]), 5 * 3600, 0.85), ("b1", unit([0.84, 0.54, 0, 0.01]), 5 * 3600 + 2, 0.8),
-            ("c", c, 10 * 3600, 0.7), ("u", unit([0.86, 0.51, 0, 0.02]), 0, 0.95)]
+            ("a", unit([1, 0, 0, 0]), 0, qa), ("b0", unit([0.85, 0.5268, 0, 0]), 5 * 3600, b0), ("b1", unit([0.84, 0.54, 0, 0.01]), 5 * 3600 + 2, b1),
+            ("c", unit([0, 0, 1, 0]), 10 * 3600, qc), ("u", unit([0.86, 0.51, 0, 0.02]), 0, qu)]
         var (inputs, sel) = timed(photos)
         inputs[4] = ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: inputs[4].print, quality: inputs[4].quality, path: "u")
         sel[4] = SelectInput(path: "u", technical: sel[4].technical, localHour: nil, timeLabel: nil, print: sel[4].print, timeTrusted: false)
         let cl = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
         XCTAssertEqual(cl.clusterOf[4], cl.clusterOf[1], "the untimed frame joins the timed group it looks like")
+        return (sel, cl)
+    }
+
+    /// A frame with no trusted time joins a group by its look alone, so it may be a frame of
+    /// another scene cut from the same photograph. Where its group fills a short top N as a
+    /// look-alike of a pick of another moment, the group's best frame with a trusted time stands
+    /// in for it (og186: the untimed frame was the picked scene's own, a same-scene pair).
+    func testAnUntimedBestFillsAsALookAlikeOnlyThroughItsGroupsTimedFrame() throws {
+        let (sel, cl) = try untimedBestBesideAPick(a: 0.9, b0: 0.85, b1: 0.8, c: 0.7, u: 0.95)
         XCTAssertGreaterThanOrEqual(sel[4].print.cosine(sel[0].print), 0.75, "and looks like the pick of another moment")
         let s = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 3])).run((sel, cl))
         XCTAssertEqual(Set(s.picks.map { sel[$0].path }), ["a", "c", "b0"])
@@ -253,16 +260,8 @@ final class ClusterSelectTests: XCTestCase {
     /// fills after that scene: the stand-in fills at its own worth, not its group's best's, and
     /// says why its group was held back (select v54).
     func testAStandInForAHeldBackBestFillsAtItsOwnWorth() throws {
-        let a = unit([1, 0, 0, 0]), c = unit([0, 0, 1, 0])
         // Under the quality floor (35 % of 0.9): u (0.3) best of its group, then c (0.12), then u's timed siblings.
-        let photos: [(String, FeaturePrint, Double, Double)] = [
-            ("a", a, 0, 0.9), ("b0", unit([0.85, 0.5268, 0, 0]), 5 * 3600, 0.1), ("b1", unit([0.84, 0.54, 0, 0.01]), 5 * 3600 + 2, 0.05),
-            ("c", c, 10 * 3600, 0.12), ("u", unit([0.86, 0.51, 0, 0.02]), 0, 0.3)]
-        var (inputs, sel) = timed(photos)
-        inputs[4] = ClusterInput(epoch: nil, latitude: nil, longitude: nil, print: inputs[4].print, quality: inputs[4].quality, path: "u")
-        sel[4] = SelectInput(path: "u", technical: sel[4].technical, localHour: nil, timeLabel: nil, print: sel[4].print, timeTrusted: false)
-        let cl = try ClusterStage(parameters: try Parameters(ClusterStage.parameterSpecs)).run(inputs)
-        XCTAssertEqual(cl.clusterOf[4], cl.clusterOf[1], "the untimed frame joins the timed group it looks like")
+        let (sel, cl) = try untimedBestBesideAPick(a: 0.9, b0: 0.1, b1: 0.05, c: 0.12, u: 0.3)
         // One place after a: c takes it, not b0 standing in for u.
         let two = try SelectStage(parameters: try Parameters(SelectStage.parameterSpecs, overrides: ["top": 2])).run((sel, cl))
         XCTAssertGreaterThan(two.scores[4].overall, two.scores[3].overall, "u's group fills before c")
