@@ -133,12 +133,13 @@ public enum GroupExposure {
     /// The frame of a pair that is a misfire because it stops short of white: at least `misfire`
     /// stops darker than its sibling, its white point under `pairShortOfWhite`, beside a sibling
     /// that clips nothing (`clipsNoColour`), or whose median sits in the middle (`brightMedian`)
-    /// and that is not blown like a pushed frame (`pushedBlown`). Taking light away lowers the white point first, and a low-key frame keeps
-    /// its highlights (white point 0.75 and up); a frame 2 stops under keeps none. A street under
-    /// a white overcast sky blew 46 % of its clean frame in some colour (14.5 % clipped, exposure
-    /// 0.09 on its own) beside its twin 2.1 stops under (white point 0.49, exposure 0.37): by
-    /// `blownOfPair` and by the absolute scores the clean frame was the misfire, and the dark one
-    /// was picked (a held-out trip made from photographs no trip had used).
+    /// and that is not blown like a pushed frame (`pushedBlown`). Taking light away lowers the
+    /// white point first, and a low-key frame keeps its highlights (white point 0.75 and up); a
+    /// frame 2 stops under keeps none. A street under a white overcast sky blew 46 % of its clean
+    /// frame in some colour (14.5 % clipped, exposure 0.09 on its own) beside its twin 2.1 stops
+    /// under (white point 0.49, exposure 0.37): by `blownOfPair` and by the absolute scores the
+    /// clean frame was the misfire, and the dark one was picked (a held-out trip made from
+    /// photographs no trip had used).
     static func shortOfPair(_ i: Int, _ j: Int, _ iOverJ: Double, _ photos: [SelectInput]) -> Int? {
         // A brighter frame that is bright by design (`brightByDesign`) may be blown and bright
         // overall: a laptop on white (69 % blown, median 1.0) lost to its twin 2 stops under,
